@@ -1,0 +1,279 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * smq_blk internals shared by the files of block/.
+ */
+#ifndef _SMQ_BLK_INT_H
+#define _SMQ_BLK_INT_H
+
+#include <linux/blkdev.h>
+#include <linux/cpumask.h>
+#include <linux/kobject.h>
+#include <linux/percpu-refcount.h>
+#include <linux/workqueue.h>
+#include <smq/blk.h>
+#include <smq/sbitmap.h>
+
+struct smq_sched_ops;
+struct smq_legacy_queue;
+
+/* smq_request.state */
+enum {
+	SMQ_RQ_IDLE = 0,
+	SMQ_RQ_IN_FLIGHT,
+	SMQ_RQ_COMPLETE,
+};
+
+/**
+ * struct smq_tags - one tag space and the requests preallocated for it
+ * @nr_tags: tags in all, reserved ones included
+ * @nr_reserved_tags: tags 0..nr_reserved_tags-1 are reserved
+ * @bitmap_tags: normal tags (numbered from nr_reserved_tags)
+ * @breserved_tags: reserved tags
+ * @rqs: request currently holding each driver tag (NULL when free)
+ * @static_rqs: the preallocated request of each tag
+ * @rq_mem: memory behind @static_rqs
+ * @rq_size: bytes per request, driver data included
+ * @active_queues: queues with requests in flight on these tags
+ */
+struct smq_tags {
+	unsigned int nr_tags;
+	unsigned int nr_reserved_tags;
+	struct smq_sbitmap_queue bitmap_tags;
+	struct smq_sbitmap_queue breserved_tags;
+	struct smq_request **rqs;
+	struct smq_request **static_rqs;
+	void *rq_mem;
+	size_t rq_size;
+	atomic_t active_queues;
+};
+
+/**
+ * struct smq_ctx - software queue, one per possible CPU and queue
+ * @lock: protects @rq_list
+ * @rq_list: requests inserted on this CPU, not yet dispatched
+ * @cpu: the CPU
+ * @index_hw: bit of this context in its hctx's ctx_map
+ * @hctx: hardware queue this CPU maps to
+ * @q: queue
+ */
+struct smq_ctx {
+	spinlock_t lock;
+	struct list_head rq_list;
+	unsigned int cpu;
+	unsigned int index_hw;
+	struct smq_hw_ctx *hctx;
+	struct smq_queue *q;
+} ____cacheline_aligned_in_smp;
+
+/* smq_hw_ctx.state bits */
+enum {
+	SMQ_S_STOPPED,		/* driver stopped it; no dispatch */
+	SMQ_S_RESTART,		/* rerun when a request of this queue completes */
+	SMQ_S_INACTIVE,		/* no CPU online in its mask */
+};
+
+/**
+ * struct smq_hw_ctx - hardware dispatch queue
+ * @lock: protects @dispatch
+ * @dispatch: requests taken from software queues that the driver refused
+ *	(BUSY) or that were requeued; served before anything else
+ * @state: SMQ_S_* bits
+ * @ctx_map: bit per software queue with requests pending
+ * @ctxs: software queues mapped here
+ * @nr_ctx: entries in @ctxs
+ * @run_work: runs the queue from a CPU of @cpumask
+ * @cpumask: CPUs mapped here
+ * @next_cpu: round robin among @cpumask for @run_work
+ * @q: queue
+ * @queue_num: index in q->hctxs
+ * @tags: driver tags (shared by all hctxs with SMQ_SET_HOST_TAGSET)
+ * @sched_tags: scheduler tags, NULL without a scheduler
+ * @nr_active: requests in flight from this hctx on shared tags
+ * @wait_index: rotor over the tag wait queues
+ * @dispatch_busy: recent BUSY returns, EWMA; direct issue backs off
+ * @driver_data: from ops->init_hctx
+ * @sched_data: scheduler's per-hctx data
+ * @kobj: /sys/block/X/mq/<queue_num>
+ * @stats: dispatch counters
+ */
+struct smq_hw_ctx {
+	spinlock_t lock;
+	struct list_head dispatch;
+	unsigned long state;
+	unsigned long *ctx_map;
+	struct smq_ctx **ctxs;
+	unsigned int nr_ctx;
+	struct delayed_work run_work;
+	cpumask_var_t cpumask;
+	int next_cpu;
+	struct smq_queue *q;
+	unsigned int queue_num;
+	struct smq_tags *tags;
+	struct smq_tags *sched_tags;
+	atomic_t nr_active;
+	atomic_t wait_index;
+	unsigned int dispatch_busy;
+	void *driver_data;
+	void *sched_data;
+	struct kobject kobj;
+	struct {
+		atomic_long_t queued;
+		atomic_long_t dispatched;
+		atomic_long_t direct;
+		atomic_long_t busy;
+		atomic_long_t runs;
+	} stats;
+};
+
+/* smq_queue.flags bits */
+enum {
+	SMQ_Q_DYING,		/* no new requests; fail entry */
+	SMQ_Q_REGISTERED,	/* sysfs present */
+	SMQ_Q_SHARED_TAGS,	/* tag set has more than one queue */
+	SMQ_Q_BUDGET_WAIT,	/* a dispatch failed for budget; rerun on put */
+};
+
+/**
+ * struct smq_queue - one request queue (one per LUN)
+ * @tag_set: the set it allocates from
+ * @tag_set_list: entry in tag_set->tag_list
+ * @queuedata: the owner's pointer (the SCSI device)
+ * @nr_hw_queues: entries in @hctxs
+ * @hctxs: hardware queues
+ * @queue_ctx: per-CPU software queues
+ * @disk: the gendisk, once allocated
+ * @flags: SMQ_Q_* bits
+ * @q_usage_counter: requests and entries in progress; killed to freeze
+ * @freeze_wq: waiters for a freeze to end or to drain
+ * @freeze_lock: protects @freeze_depth
+ * @freeze_depth: nested freezes
+ * @queue_lock: protects @quiesce_depth and @requeue_list
+ * @quiesce_depth: nested quiesces; dispatch stops while > 0
+ * @requeue_list: requests handed back by the driver for a later dispatch
+ * @requeue_work: moves @requeue_list back into the queue
+ * @sched: scheduler ops, NULL for none
+ * @sched_data: scheduler's per-queue data
+ * @nr_requests: scheduler depth
+ * @sysfs_lock: serializes sysfs writes that change the queue shape
+ * @rq_affinity: completion CPU policy (0, 1, 2 as in Linux)
+ * @nomerges: 0 merge, 1 simple merges only, 2 never merge
+ * @timeout_timer: scans in-flight requests for expired deadlines
+ * @timeout_work: runs the scan in process context
+ * @smq_kobj: /sys/block/X/smq
+ * @mq_kobj: /sys/block/X/mq
+ * @legacy: single-queue state with SMQ_SET_LEGACY, else NULL
+ * @max_sectors: limit on merged requests
+ * @max_segments: limit on merged requests
+ * @max_segment_size: largest segment
+ * @write_cache: the device has a volatile write cache (flushes matter)
+ * @fua: the device honours FUA
+ */
+struct smq_queue {
+	struct smq_tag_set *tag_set;
+	struct list_head tag_set_list;
+	void *queuedata;
+	unsigned int nr_hw_queues;
+	struct smq_hw_ctx **hctxs;
+	struct smq_ctx __percpu *queue_ctx;
+	struct gendisk *disk;
+	unsigned long flags;
+	struct percpu_ref q_usage_counter;
+	wait_queue_head_t freeze_wq;
+	struct mutex freeze_lock;
+	int freeze_depth;
+	spinlock_t queue_lock;
+	int quiesce_depth;
+	struct list_head requeue_list;
+	struct delayed_work requeue_work;
+	const struct smq_sched_ops *sched;
+	void *sched_data;
+	unsigned int nr_requests;
+	struct mutex sysfs_lock;
+	unsigned int rq_affinity;
+	unsigned int nomerges;
+	struct timer_list timeout_timer;
+	struct work_struct timeout_work;
+	struct kobject smq_kobj;
+	struct kobject mq_kobj;
+	struct smq_legacy_queue *legacy;
+	unsigned int max_sectors;
+	unsigned short max_segments;
+	unsigned int max_segment_size;
+	bool write_cache;
+	bool fua;
+};
+
+extern struct workqueue_struct *smq_wq;
+
+/* smq_tag.c */
+struct smq_tags *smq_tags_alloc(struct smq_tag_set *set, unsigned int depth,
+				unsigned int reserved, int node);
+void smq_tags_free(struct smq_tag_set *set, struct smq_tags *tags,
+		   unsigned int hctx_idx);
+int smq_tags_alloc_rqs(struct smq_tag_set *set, struct smq_tags *tags,
+		       unsigned int hctx_idx);
+int smq_get_tag(struct smq_tags *tags, bool reserved, bool nowait,
+		struct smq_hw_ctx *hctx);
+void smq_put_tag(struct smq_tags *tags, unsigned int tag);
+unsigned int smq_tags_busy(struct smq_tags *tags);
+
+/* smq_map.c */
+int smq_map_queues_default(struct smq_tag_set *set);
+
+/* smq_queue.c */
+bool smq_queue_enter(struct smq_queue *q, bool nowait);
+void smq_queue_exit(struct smq_queue *q);
+bool smq_queue_quiesced(struct smq_queue *q);
+void smq_hctx_release(struct smq_hw_ctx *hctx);
+
+/* smq_request.c */
+struct smq_request *smq_get_request(struct smq_queue *q, blk_opf_t opf,
+				    unsigned int flags);
+void smq_free_request_tags(struct smq_request *rq);
+void smq_rq_init_bio(struct smq_request *rq, struct bio *bio,
+		     unsigned int nr_segs);
+unsigned int smq_bio_segments(struct smq_queue *q, struct bio *bio);
+
+/* smq_dispatch.c */
+void smq_run_work_fn(struct work_struct *work);
+void smq_put_budget(struct smq_request *rq);
+void smq_run_hw_queue(struct smq_hw_ctx *hctx, bool async);
+void smq_insert_request(struct smq_request *rq, bool at_head, bool run,
+			bool async);
+void smq_issue_direct(struct smq_request *rq);
+void smq_issue_list(struct smq_queue *q, struct list_head *list,
+		    bool from_schedule);
+void smq_hctx_restart(struct smq_hw_ctx *hctx);
+void smq_requeue_work(struct work_struct *work);
+
+/* smq_complete.c */
+int smq_complete_init(void);
+void smq_complete_exit(void);
+
+/* smq_timeout.c */
+void smq_timeout_timer(struct timer_list *t);
+void smq_timeout_work(struct work_struct *work);
+void smq_add_timer(struct smq_request *rq);
+
+
+/* smq_sysfs.c */
+int smq_sysfs_register(struct smq_queue *q);
+void smq_sysfs_unregister(struct smq_queue *q);
+void smq_hctx_kobj_init(struct smq_hw_ctx *hctx);
+
+/* smq_sched.c */
+int smq_sched_switch(struct smq_queue *q, const char *name);
+ssize_t smq_sched_show(struct smq_queue *q, char *page);
+
+static inline struct smq_hw_ctx *smq_map_cpu(struct smq_queue *q,
+					     unsigned int cpu)
+{
+	return q->hctxs[q->tag_set->map[cpu]];
+}
+
+static inline bool smq_hctx_stopped(struct smq_hw_ctx *hctx)
+{
+	return test_bit(SMQ_S_STOPPED, &hctx->state);
+}
+
+#endif /* _SMQ_BLK_INT_H */

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smq_blk: starting and completing requests.
+ *
+ * The driver signals completion with smq_complete_request() from its reply
+ * queue's context.  rq_affinity decides where the owner's ->complete runs:
+ *   0  right there;
+ *   1  there if that CPU shares a package (last-level cache domain) with
+ *      the submitter, else on the submitting CPU;
+ *   2  always on the submitting CPU.
+ * Remote completions are batched per CPU: one IPI drains a lock-free list.
+ */
+#include <linux/module.h>
+#include <linux/llist.h>
+#include <linux/smp.h>
+#include <linux/topology.h>
+#include "smq_blk_int.h"
+#include "smq_flush.h"
+
+static DEFINE_PER_CPU(struct llist_head, smq_done_list);
+static DEFINE_PER_CPU(call_single_data_t, smq_done_csd);
+
+static void smq_done_ipi(void *unused)
+{
+	struct llist_node *node = llist_del_all(this_cpu_ptr(&smq_done_list));
+	struct smq_request *rq, *next;
+
+	node = llist_reverse_order(node);
+	llist_for_each_entry_safe(rq, next, node, ipi_node)
+		rq->q->tag_set->ops->complete(rq);
+}
+
+static bool smq_cpus_share_cache(int a, int b)
+{
+	return topology_physical_package_id(a) == topology_physical_package_id(b);
+}
+
+static bool smq_complete_remote(struct smq_request *rq)
+{
+	int cpu = raw_smp_processor_id();
+	int target = rq->submit_cpu;
+
+	switch (READ_ONCE(rq->q->rq_affinity)) {
+	case 0:
+		return false;
+	case 1:
+		if (smq_cpus_share_cache(cpu, target))
+			return false;
+		break;
+	default:
+		break;
+	}
+	if (cpu == target || !cpu_online(target))
+		return false;
+	if (llist_add(&rq->ipi_node, &per_cpu(smq_done_list, target)))
+		smp_call_function_single_async(target,
+					       &per_cpu(smq_done_csd, target));
+	return true;
+}
+
+/**
+ * smq_complete_request - the driver finished a request
+ * @rq: request handed to ->queue_rq
+ *
+ * Any context.  Runs the owner's ->complete where rq_affinity says.  A
+ * request already claimed (smq_rq_claim()) is left alone.
+ */
+void smq_complete_request(struct smq_request *rq)
+{
+	if (!smq_rq_claim(rq))
+		return;
+	if (!smq_complete_remote(rq))
+		rq->q->tag_set->ops->complete(rq);
+}
+EXPORT_SYMBOL_GPL(smq_complete_request);
+
+/**
+ * smq_rq_claim - take ownership of an in-flight request's completion
+ * @rq: request
+ *
+ * Exactly one of the driver's completion and a timeout handler wins.
+ *
+ * Return: true for the winner, which must end or requeue the request.
+ */
+bool smq_rq_claim(struct smq_request *rq)
+{
+	return cmpxchg(&rq->state, SMQ_RQ_IN_FLIGHT, SMQ_RQ_COMPLETE) ==
+	       SMQ_RQ_IN_FLIGHT;
+}
+EXPORT_SYMBOL_GPL(smq_rq_claim);
+
+/**
+ * smq_start_request - the driver takes a request
+ * @rq: request in ->queue_rq
+ *
+ * Starts its timeout and its disk statistics.
+ */
+void smq_start_request(struct smq_request *rq)
+{
+	struct smq_queue *q = rq->q;
+
+	if (!rq->timeout)
+		rq->timeout = q->tag_set->timeout;
+	rq->io_start_time_ns = ktime_get_ns();
+	if (!(rq->rq_flags & SMQ_RQF_STARTED)) {
+		rq->rq_flags |= SMQ_RQF_STARTED;
+		if (rq->rq_flags & SMQ_RQF_ACCT)
+			rq->acct_start = smq_compat_io_acct_start(q->disk->part0,
+								  smq_rq_op(rq),
+								  smq_rq_sectors(rq),
+								  rq->acct_start);
+	}
+	rq->deadline = jiffies + rq->timeout;
+	WRITE_ONCE(rq->state, SMQ_RQ_IN_FLIGHT);
+	smq_add_timer(rq);
+}
+EXPORT_SYMBOL_GPL(smq_start_request);
+
+static void smq_end_bios(struct smq_request *rq, blk_status_t status)
+{
+	struct bio *bio = rq->bio;
+
+	while (bio) {
+		struct bio *next = bio->bi_next;
+
+		bio->bi_next = NULL;
+		if (status)
+			bio->bi_status = status;
+		bio_endio(bio);
+		bio = next;
+	}
+	rq->bio = NULL;
+	rq->biotail = NULL;
+}
+
+/**
+ * smq_end_request - finish a request
+ * @rq: request (claimed: from ->complete, or after smq_rq_claim())
+ * @status: its outcome
+ *
+ * Ends its bios, statistics and budget, then frees it, or for passthrough
+ * requests calls rq->end_io, whose owner frees it.  Any context.
+ */
+void smq_end_request(struct smq_request *rq, blk_status_t status)
+{
+	struct smq_queue *q = rq->q;
+
+	if (status == BLK_STS_OK && smq_flush_next_step(rq))
+		return;
+	smq_put_budget(rq);
+	if ((rq->rq_flags & (SMQ_RQF_ACCT | SMQ_RQF_STARTED)) ==
+	    (SMQ_RQF_ACCT | SMQ_RQF_STARTED))
+		smq_compat_io_acct_end(q->disk->part0, smq_rq_op(rq),
+				       smq_rq_sectors(rq), rq->acct_start);
+	rq->status = status;
+	if (!(rq->rq_flags & SMQ_RQF_PASSTHROUGH))
+		smq_end_bios(rq, status);
+	if (rq->end_io) {
+		rq->end_io(rq, status);
+		return;
+	}
+	smq_free_request_tags(rq);
+}
+EXPORT_SYMBOL_GPL(smq_end_request);
+
+/**
+ * smq_complete_init - set up the per-CPU remote completion state
+ */
+int smq_complete_init(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		init_llist_head(&per_cpu(smq_done_list, cpu));
+		INIT_CSD(&per_cpu(smq_done_csd, cpu), smq_done_ipi, NULL);
+	}
+	return 0;
+}
+
+/**
+ * smq_complete_exit - wait for remote completions in flight
+ */
+void smq_complete_exit(void)
+{
+	synchronize_rcu();
+}

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smq_blk: the gendisk of a queue.
+ */
+#include <linux/module.h>
+#include "smq_blk_int.h"
+
+/**
+ * smq_alloc_disk - allocate the bio-based gendisk that feeds a queue
+ * @q: queue
+ * @lim: limits (the kernel splits bios to them before smq sees them)
+ * @fops: the owner's block_device_operations; .submit_bio must be
+ *	smq_submit_bio
+ * @private_data: the owner's disk->private_data
+ *
+ * The caller names the disk, sets major/minors and capacity, then
+ * device_add_disk() and smq_queue_register().
+ *
+ * Return: the disk or an ERR_PTR.
+ */
+struct gendisk *smq_alloc_disk(struct smq_queue *q,
+			       const struct smq_disk_limits *lim,
+			       const struct block_device_operations *fops,
+			       void *private_data)
+{
+	struct gendisk *disk;
+
+	if (!lim->logical_block_size || !lim->max_hw_sectors ||
+	    !lim->max_segments || lim->max_segment_size < PAGE_SIZE) {
+		pr_err("smq_blk: invalid disk limits (lbs %u, max_hw_sectors %u, max_segments %u, max_segment_size %u)\n",
+		       lim->logical_block_size, lim->max_hw_sectors,
+		       lim->max_segments, lim->max_segment_size);
+		return ERR_PTR(-EINVAL);
+	}
+	disk = smq_compat_alloc_disk(lim, q->tag_set->numa_node);
+	if (IS_ERR(disk))
+		return disk;
+	disk->fops = fops;
+	disk->private_data = private_data;
+	disk->queue->queuedata = q;
+	q->disk = disk;
+	q->max_sectors = lim->max_hw_sectors;
+	q->max_segments = lim->max_segments;
+	q->max_segment_size = lim->max_segment_size;
+	q->write_cache = lim->write_cache;
+	q->fua = lim->write_cache && lim->fua;
+	return disk;
+}
+EXPORT_SYMBOL_GPL(smq_alloc_disk);

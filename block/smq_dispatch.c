@@ -1,0 +1,463 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smq_blk: dispatch.  Requests reach the driver from four places: direct
+ * issue by the submitting task when its hardware queue is idle, a flushed
+ * plug, a run of the hardware queue (software queues or the scheduler),
+ * and the hardware queue's dispatch list of requests the driver refused or
+ * handed back.
+ *
+ * Locking: ctx->lock and hctx->lock are taken in process context only
+ * (submission, queue runs, work items); completion paths never take them,
+ * they only kick asynchronous runs.
+ */
+#include <linux/module.h>
+#include <linux/rcupdate.h>
+#include "smq_blk_int.h"
+#include "smq_sched.h"
+#include "smq_legacy.h"
+
+/* Rerun delay after a BUSY that carries no restart guarantee */
+#define SMQ_RESOURCE_DELAY_MS	3
+
+static int smq_hctx_next_cpu(struct smq_hw_ctx *hctx)
+{
+	int cpu = cpumask_next_and(hctx->next_cpu, hctx->cpumask,
+				   cpu_online_mask);
+
+	if (cpu >= nr_cpu_ids)
+		cpu = cpumask_first_and(hctx->cpumask, cpu_online_mask);
+	if (cpu >= nr_cpu_ids)
+		return WORK_CPU_UNBOUND;
+	WRITE_ONCE(hctx->next_cpu, cpu);
+	return cpu;
+}
+
+static void smq_delay_run_hw_queue(struct smq_hw_ctx *hctx,
+				   unsigned long msecs)
+{
+	mod_delayed_work_on(smq_hctx_next_cpu(hctx), smq_wq, &hctx->run_work,
+			    msecs_to_jiffies(msecs));
+}
+
+static bool smq_get_budget(struct smq_request *rq)
+{
+	struct smq_queue *q = rq->q;
+	const struct smq_mq_ops *ops = q->tag_set->ops;
+	int token;
+
+	if (rq->budget_token >= 0 || !ops->get_budget)
+		return true;
+	token = ops->get_budget(q);
+	if (token < 0) {
+		/* A put_budget between the failure and the flag must see it. */
+		set_bit(SMQ_Q_BUDGET_WAIT, &q->flags);
+		smp_mb__after_atomic();
+		token = ops->get_budget(q);
+		if (token < 0)
+			return false;
+	}
+	rq->budget_token = token;
+	return true;
+}
+
+/**
+ * smq_put_budget - give back a request's device budget
+ * @rq: request
+ *
+ * Reruns the queue's hardware queues if a dispatch waits for budget.
+ */
+void smq_put_budget(struct smq_request *rq)
+{
+	struct smq_queue *q = rq->q;
+
+	if (rq->budget_token < 0)
+		return;
+	q->tag_set->ops->put_budget(q, rq->budget_token);
+	rq->budget_token = -1;
+	smp_mb__before_atomic();
+	if (test_bit(SMQ_Q_BUDGET_WAIT, &q->flags) &&
+	    test_and_clear_bit(SMQ_Q_BUDGET_WAIT, &q->flags))
+		smq_run_hw_queues(q, true);
+}
+
+/*
+ * Hand the requests on @list to the driver in order.  Returns true when
+ * the list was emptied; otherwise the rest went to the dispatch list and a
+ * rerun is arranged.
+ */
+static bool smq_dispatch_list(struct smq_hw_ctx *hctx, struct list_head *list)
+{
+	struct smq_queue *q = hctx->q;
+	const struct smq_mq_ops *ops = q->tag_set->ops;
+	blk_status_t ret = BLK_STS_OK;
+	bool last_sent = false;
+	bool no_budget = false;
+	bool no_tag = false;
+	unsigned int queued = 0;
+	struct smq_request *rq;
+
+	while (!list_empty(list)) {
+		rq = list_first_entry(list, struct smq_request, queuelist);
+		if (!smq_get_budget(rq)) {
+			no_budget = true;
+			break;
+		}
+		if (!smq_get_driver_tag(rq)) {
+			smq_put_budget(rq);
+			no_tag = true;
+			break;
+		}
+		list_del_init(&rq->queuelist);
+		last_sent = list_empty(list);
+		ret = ops->queue_rq(hctx, rq, last_sent);
+		if (likely(ret == BLK_STS_OK)) {
+			queued++;
+			continue;
+		}
+		if (ret == BLK_STS_RESOURCE || ret == BLK_STS_DEV_RESOURCE) {
+			smq_put_budget(rq);
+			list_add(&rq->queuelist, list);
+			last_sent = false;
+			break;
+		}
+		smq_end_request(rq, ret);
+	}
+	if (queued && !last_sent && ops->commit_rqs)
+		ops->commit_rqs(hctx);
+	atomic_long_add(queued, &hctx->stats.dispatched);
+	if (list_empty(list)) {
+		if (hctx->dispatch_busy)
+			WRITE_ONCE(hctx->dispatch_busy, hctx->dispatch_busy / 2);
+		return true;
+	}
+
+	atomic_long_inc(&hctx->stats.busy);
+	WRITE_ONCE(hctx->dispatch_busy, min(hctx->dispatch_busy + 4, 16U));
+	spin_lock(&hctx->lock);
+	list_splice_init(list, &hctx->dispatch);
+	spin_unlock(&hctx->lock);
+	/* Rerun when one of ours completes ... */
+	set_bit(SMQ_S_RESTART, &hctx->state);
+	smp_mb__after_atomic();
+	/* ... and after a delay where no completion is promised. */
+	if (ret == BLK_STS_RESOURCE || no_tag || no_budget)
+		smq_delay_run_hw_queue(hctx, SMQ_RESOURCE_DELAY_MS);
+	return false;
+}
+
+/* Collect every software queue's requests, in CPU order, and dispatch. */
+static void smq_dispatch_ctxs(struct smq_hw_ctx *hctx)
+{
+	LIST_HEAD(list);
+	unsigned int i;
+
+	for_each_set_bit(i, hctx->ctx_map, hctx->nr_ctx) {
+		struct smq_ctx *ctx = hctx->ctxs[i];
+
+		clear_bit(i, hctx->ctx_map);
+		spin_lock(&ctx->lock);
+		list_splice_tail_init(&ctx->rq_list, &list);
+		spin_unlock(&ctx->lock);
+	}
+	if (!list_empty(&list))
+		smq_dispatch_list(hctx, &list);
+}
+
+/* Dispatch one request at a time from the scheduler while it has work. */
+static void smq_dispatch_sched(struct smq_hw_ctx *hctx)
+{
+	const struct smq_sched_ops *sched = hctx->q->sched;
+	LIST_HEAD(list);
+
+	while (sched->has_work(hctx)) {
+		struct smq_request *rq = sched->dispatch_request(hctx);
+
+		if (!rq)
+			break;
+		list_add(&rq->queuelist, &list);
+		if (!smq_dispatch_list(hctx, &list))
+			break;
+	}
+}
+
+static bool smq_hctx_has_work(struct smq_hw_ctx *hctx)
+{
+	struct smq_queue *q = hctx->q;
+
+	if (!list_empty_careful(&hctx->dispatch))
+		return true;
+	if (q->sched)
+		return q->sched->has_work(hctx);
+	return !bitmap_empty(hctx->ctx_map, hctx->nr_ctx);
+}
+
+static void __smq_run_hw_queue(struct smq_hw_ctx *hctx)
+{
+	struct smq_queue *q = hctx->q;
+
+	rcu_read_lock();
+	if (smq_queue_quiesced(q) || smq_hctx_stopped(hctx))
+		goto out;
+	atomic_long_inc(&hctx->stats.runs);
+	if (!list_empty_careful(&hctx->dispatch)) {
+		LIST_HEAD(list);
+
+		spin_lock(&hctx->lock);
+		list_splice_init(&hctx->dispatch, &list);
+		spin_unlock(&hctx->lock);
+		if (!smq_dispatch_list(hctx, &list))
+			goto out;
+	}
+	if (q->sched)
+		smq_dispatch_sched(hctx);
+	else
+		smq_dispatch_ctxs(hctx);
+out:
+	rcu_read_unlock();
+}
+
+/**
+ * smq_run_work_fn - work item that runs a hardware queue
+ * @work: hctx->run_work
+ */
+void smq_run_work_fn(struct work_struct *work)
+{
+	struct smq_hw_ctx *hctx = container_of(work, struct smq_hw_ctx,
+					       run_work.work);
+
+	__smq_run_hw_queue(hctx);
+}
+
+/**
+ * smq_run_hw_queue - dispatch what a hardware queue holds
+ * @hctx: hardware queue
+ * @async: run from the queue's work item (required from atomic context)
+ *
+ * Runs inline only in process context on a CPU mapped to @hctx.
+ */
+void smq_run_hw_queue(struct smq_hw_ctx *hctx, bool async)
+{
+	if (!smq_hctx_has_work(hctx))
+		return;
+	if (async || !cpumask_test_cpu(raw_smp_processor_id(), hctx->cpumask)) {
+		mod_delayed_work_on(smq_hctx_next_cpu(hctx), smq_wq,
+				    &hctx->run_work, 0);
+		return;
+	}
+	__smq_run_hw_queue(hctx);
+}
+
+/**
+ * smq_run_hw_queues - run every hardware queue of a queue
+ * @q: queue
+ * @async: from work items (required from atomic context)
+ */
+void smq_run_hw_queues(struct smq_queue *q, bool async)
+{
+	unsigned int i;
+
+	if (q->legacy) {
+		smq_legacy_run_queue(q, async);
+		return;
+	}
+	for (i = 0; i < q->nr_hw_queues; i++)
+		smq_run_hw_queue(q->hctxs[i], async);
+}
+EXPORT_SYMBOL_GPL(smq_run_hw_queues);
+
+/**
+ * smq_delay_run_hw_queues - run every hardware queue after a delay
+ * @q: queue
+ * @msecs: delay
+ */
+void smq_delay_run_hw_queues(struct smq_queue *q, unsigned long msecs)
+{
+	unsigned int i;
+
+	if (q->legacy) {
+		smq_legacy_delay_run_queue(q, msecs);
+		return;
+	}
+	for (i = 0; i < q->nr_hw_queues; i++)
+		smq_delay_run_hw_queue(q->hctxs[i], msecs);
+}
+EXPORT_SYMBOL_GPL(smq_delay_run_hw_queues);
+
+/**
+ * smq_hctx_restart - rerun a hardware queue that asked for it
+ * @hctx: hardware queue one of whose requests just finished
+ */
+void smq_hctx_restart(struct smq_hw_ctx *hctx)
+{
+	if (test_bit(SMQ_S_RESTART, &hctx->state) &&
+	    test_and_clear_bit(SMQ_S_RESTART, &hctx->state))
+		smq_run_hw_queue(hctx, true);
+}
+
+/**
+ * smq_insert_request - queue a request for a later run of its hctx
+ * @rq: request
+ * @at_head: in front of everything queued
+ * @run: run the hardware queue afterwards
+ * @async: run it from its work item
+ *
+ * Started (requeued) and passthrough requests go to the dispatch list;
+ * others to the scheduler or this request's software queue.
+ */
+void smq_insert_request(struct smq_request *rq, bool at_head, bool run,
+			bool async)
+{
+	struct smq_hw_ctx *hctx = rq->hctx;
+	struct smq_queue *q = rq->q;
+
+	atomic_long_inc(&hctx->stats.queued);
+	if (at_head || (rq->rq_flags & (SMQ_RQF_STARTED | SMQ_RQF_PASSTHROUGH))) {
+		spin_lock(&hctx->lock);
+		if (at_head)
+			list_add(&rq->queuelist, &hctx->dispatch);
+		else
+			list_add_tail(&rq->queuelist, &hctx->dispatch);
+		spin_unlock(&hctx->lock);
+	} else if (q->sched) {
+		LIST_HEAD(list);
+
+		list_add(&rq->queuelist, &list);
+		q->sched->insert_requests(hctx, &list, false);
+	} else {
+		struct smq_ctx *ctx = rq->mq_ctx;
+
+		spin_lock(&ctx->lock);
+		list_add_tail(&rq->queuelist, &ctx->rq_list);
+		spin_unlock(&ctx->lock);
+		set_bit(ctx->index_hw, hctx->ctx_map);
+	}
+	if (run)
+		smq_run_hw_queue(hctx, async);
+}
+
+static bool smq_can_issue_direct(struct smq_hw_ctx *hctx)
+{
+	return !hctx->q->sched && !READ_ONCE(hctx->dispatch_busy) &&
+	       list_empty_careful(&hctx->dispatch);
+}
+
+/**
+ * smq_issue_direct - hand a new request to the driver from the submitter
+ * @rq: request
+ *
+ * Falls back to queueing when the hardware queue is busy, stopped,
+ * quiesced or has a scheduler.
+ */
+void smq_issue_direct(struct smq_request *rq)
+{
+	struct smq_hw_ctx *hctx = rq->hctx;
+	LIST_HEAD(list);
+
+	if (!smq_can_issue_direct(hctx)) {
+		smq_insert_request(rq, false, true, false);
+		return;
+	}
+	rcu_read_lock();
+	if (smq_queue_quiesced(hctx->q) || smq_hctx_stopped(hctx)) {
+		rcu_read_unlock();
+		smq_insert_request(rq, false, true, false);
+		return;
+	}
+	atomic_long_inc(&hctx->stats.direct);
+	list_add(&rq->queuelist, &list);
+	smq_dispatch_list(hctx, &list);
+	rcu_read_unlock();
+}
+
+/* Move the leading requests of @list that share @hctx onto @batch. */
+static void smq_take_batch(struct list_head *list, struct smq_hw_ctx *hctx,
+			   struct list_head *batch)
+{
+	struct smq_request *rq, *next;
+
+	list_for_each_entry_safe(rq, next, list, queuelist) {
+		if (rq->hctx != hctx)
+			continue;
+		list_move_tail(&rq->queuelist, batch);
+	}
+}
+
+/**
+ * smq_issue_list - issue a flushed plug's requests
+ * @q: queue
+ * @list: requests of @q in submission order; emptied
+ * @from_schedule: the task is about to sleep: only queue, run async
+ */
+void smq_issue_list(struct smq_queue *q, struct list_head *list,
+		    bool from_schedule)
+{
+	while (!list_empty(list)) {
+		struct smq_request *rq = list_first_entry(list, struct smq_request,
+							  queuelist);
+		struct smq_hw_ctx *hctx = rq->hctx;
+		LIST_HEAD(batch);
+
+		smq_take_batch(list, hctx, &batch);
+		rcu_read_lock();
+		if (!from_schedule && smq_can_issue_direct(hctx) &&
+		    !smq_queue_quiesced(q) && !smq_hctx_stopped(hctx)) {
+			atomic_long_add(1, &hctx->stats.direct);
+			smq_dispatch_list(hctx, &batch);
+			rcu_read_unlock();
+			continue;
+		}
+		rcu_read_unlock();
+		while (!list_empty(&batch)) {
+			rq = list_first_entry(&batch, struct smq_request, queuelist);
+			list_del_init(&rq->queuelist);
+			smq_insert_request(rq, false, false, false);
+		}
+		smq_run_hw_queue(hctx, from_schedule);
+	}
+}
+
+/**
+ * smq_requeue_request - hand a request back for a later dispatch
+ * @rq: request the driver accepted but cannot finish now
+ * @kick: schedule the requeue work now (else at the next kick)
+ *
+ * Any context.  The budget goes back now; the tags stay with the request.
+ */
+void smq_requeue_request(struct smq_request *rq, bool kick)
+{
+	struct smq_queue *q = rq->q;
+	unsigned long flags;
+
+	smq_put_budget(rq);
+	WRITE_ONCE(rq->state, SMQ_RQ_IDLE);
+	spin_lock_irqsave(&q->queue_lock, flags);
+	list_add_tail(&rq->queuelist, &q->requeue_list);
+	spin_unlock_irqrestore(&q->queue_lock, flags);
+	if (kick)
+		mod_delayed_work(smq_wq, &q->requeue_work, 0);
+}
+EXPORT_SYMBOL_GPL(smq_requeue_request);
+
+/**
+ * smq_requeue_work - put requeued requests back on their dispatch lists
+ * @work: q->requeue_work
+ */
+void smq_requeue_work(struct work_struct *work)
+{
+	struct smq_queue *q = container_of(work, struct smq_queue,
+					   requeue_work.work);
+	struct smq_request *rq, *next;
+	LIST_HEAD(list);
+
+	spin_lock_irq(&q->queue_lock);
+	list_splice_init(&q->requeue_list, &list);
+	spin_unlock_irq(&q->queue_lock);
+	list_for_each_entry_safe(rq, next, &list, queuelist) {
+		list_del_init(&rq->queuelist);
+		if (q->legacy)
+			smq_legacy_requeue(rq);
+		else
+			smq_insert_request(rq, false, false, false);
+	}
+	smq_run_hw_queues(q, false);
+}

@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smq_blk: queue lifetime, software and hardware queues, freeze and
+ * quiesce.
+ */
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/rcupdate.h>
+#include "smq_blk_int.h"
+#include "smq_sched.h"
+#include "smq_legacy.h"
+
+static void smq_usage_release(struct percpu_ref *ref)
+{
+	struct smq_queue *q = container_of(ref, struct smq_queue, q_usage_counter);
+
+	wake_up_all(&q->freeze_wq);
+}
+
+/**
+ * smq_queue_enter - take a usage reference, waiting out a freeze
+ * @q: queue
+ * @nowait: fail instead of waiting
+ *
+ * Return: true with a reference held, false if the queue is dying (or
+ * frozen and @nowait).
+ */
+bool smq_queue_enter(struct smq_queue *q, bool nowait)
+{
+	for (;;) {
+		if (percpu_ref_tryget_live(&q->q_usage_counter))
+			return true;
+		if (nowait || test_bit(SMQ_Q_DYING, &q->flags))
+			return false;
+		wait_event(q->freeze_wq, !READ_ONCE(q->freeze_depth) ||
+			   test_bit(SMQ_Q_DYING, &q->flags));
+	}
+}
+
+void smq_queue_exit(struct smq_queue *q)
+{
+	percpu_ref_put(&q->q_usage_counter);
+}
+
+/**
+ * smq_freeze_queue - block new entries and wait until none is in progress
+ * @q: queue
+ *
+ * Freezes nest; each needs a smq_unfreeze_queue().
+ */
+void smq_freeze_queue(struct smq_queue *q)
+{
+	mutex_lock(&q->freeze_lock);
+	if (++q->freeze_depth == 1) {
+		percpu_ref_kill(&q->q_usage_counter);
+		mutex_unlock(&q->freeze_lock);
+		smq_run_hw_queues(q, false);
+	} else {
+		mutex_unlock(&q->freeze_lock);
+	}
+	wait_event(q->freeze_wq, percpu_ref_is_zero(&q->q_usage_counter));
+}
+EXPORT_SYMBOL_GPL(smq_freeze_queue);
+
+/**
+ * smq_unfreeze_queue - end one smq_freeze_queue()
+ * @q: queue
+ */
+void smq_unfreeze_queue(struct smq_queue *q)
+{
+	mutex_lock(&q->freeze_lock);
+	if (!WARN_ON_ONCE(q->freeze_depth <= 0) && --q->freeze_depth == 0) {
+		percpu_ref_resurrect(&q->q_usage_counter);
+		wake_up_all(&q->freeze_wq);
+	}
+	mutex_unlock(&q->freeze_lock);
+}
+EXPORT_SYMBOL_GPL(smq_unfreeze_queue);
+
+bool smq_queue_quiesced(struct smq_queue *q)
+{
+	return READ_ONCE(q->quiesce_depth) > 0;
+}
+
+/**
+ * smq_quiesce_queue - stop dispatching to the driver
+ * @q: queue
+ *
+ * On return no ->queue_rq of this queue runs, and none starts until
+ * smq_unquiesce_queue().  Requests keep queueing.
+ */
+void smq_quiesce_queue(struct smq_queue *q)
+{
+	spin_lock_irq(&q->queue_lock);
+	q->quiesce_depth++;
+	spin_unlock_irq(&q->queue_lock);
+	synchronize_rcu();
+}
+EXPORT_SYMBOL_GPL(smq_quiesce_queue);
+
+/**
+ * smq_unquiesce_queue - end one smq_quiesce_queue() and restart dispatch
+ * @q: queue
+ */
+void smq_unquiesce_queue(struct smq_queue *q)
+{
+	bool run = false;
+
+	spin_lock_irq(&q->queue_lock);
+	if (!WARN_ON_ONCE(q->quiesce_depth <= 0) && --q->quiesce_depth == 0)
+		run = true;
+	spin_unlock_irq(&q->queue_lock);
+	if (run)
+		smq_run_hw_queues(q, true);
+}
+EXPORT_SYMBOL_GPL(smq_unquiesce_queue);
+
+/**
+ * smq_set_queue_dying - fail all new entries and wake everybody waiting
+ * @q: queue
+ */
+void smq_set_queue_dying(struct smq_queue *q)
+{
+	unsigned int i;
+
+	set_bit(SMQ_Q_DYING, &q->flags);
+	wake_up_all(&q->freeze_wq);
+	for (i = 0; i < q->nr_hw_queues; i++) {
+		struct smq_tags *tags = q->hctxs[i]->tags;
+
+		smq_sbq_wake_all(&tags->bitmap_tags);
+		smq_sbq_wake_all(&tags->breserved_tags);
+	}
+	if (q->disk)
+		blk_mark_disk_dead(q->disk);
+}
+EXPORT_SYMBOL_GPL(smq_set_queue_dying);
+
+static int smq_alloc_hctx(struct smq_queue *q, unsigned int idx)
+{
+	struct smq_tag_set *set = q->tag_set;
+	struct smq_hw_ctx *hctx;
+	int node = set->numa_node;
+
+	hctx = kzalloc_node(sizeof(*hctx), GFP_KERNEL, node);
+	if (!hctx)
+		return -ENOMEM;
+	if (!zalloc_cpumask_var_node(&hctx->cpumask, GFP_KERNEL, node))
+		goto free_hctx;
+	hctx->ctxs = kcalloc_node(nr_cpu_ids, sizeof(*hctx->ctxs), GFP_KERNEL,
+				  node);
+	hctx->ctx_map = bitmap_zalloc(nr_cpu_ids, GFP_KERNEL);
+	if (!hctx->ctxs || !hctx->ctx_map)
+		goto free_maps;
+	spin_lock_init(&hctx->lock);
+	INIT_LIST_HEAD(&hctx->dispatch);
+	INIT_DELAYED_WORK(&hctx->run_work, smq_run_work_fn);
+	hctx->q = q;
+	hctx->queue_num = idx;
+	hctx->tags = set->tags[idx];
+	hctx->next_cpu = -1;
+	smq_hctx_kobj_init(hctx);
+	q->hctxs[idx] = hctx;
+	if (set->ops->init_hctx &&
+	    set->ops->init_hctx(hctx, set->driver_data, idx)) {
+		q->hctxs[idx] = NULL;
+		goto free_maps;
+	}
+	return 0;
+
+free_maps:
+	bitmap_free(hctx->ctx_map);
+	kfree(hctx->ctxs);
+	free_cpumask_var(hctx->cpumask);
+free_hctx:
+	kfree(hctx);
+	return -ENOMEM;
+}
+
+static void smq_free_hctx(struct smq_hw_ctx *hctx)
+{
+	bitmap_free(hctx->ctx_map);
+	kfree(hctx->ctxs);
+	free_cpumask_var(hctx->cpumask);
+	kfree(hctx);
+}
+
+/* Attach every possible CPU's software queue to the hctx the map names. */
+static void smq_map_swqueues(struct smq_queue *q)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct smq_ctx *ctx = per_cpu_ptr(q->queue_ctx, cpu);
+		struct smq_hw_ctx *hctx = smq_map_cpu(q, cpu);
+
+		spin_lock_init(&ctx->lock);
+		INIT_LIST_HEAD(&ctx->rq_list);
+		ctx->cpu = cpu;
+		ctx->q = q;
+		ctx->hctx = hctx;
+		ctx->index_hw = hctx->nr_ctx;
+		hctx->ctxs[hctx->nr_ctx++] = ctx;
+		cpumask_set_cpu(cpu, hctx->cpumask);
+	}
+}
+
+static void smq_free_hctxs(struct smq_queue *q)
+{
+	unsigned int i;
+
+	for (i = 0; i < q->nr_hw_queues; i++) {
+		if (q->hctxs[i])
+			kobject_put(&q->hctxs[i]->kobj);
+	}
+	kfree(q->hctxs);
+}
+
+/**
+ * smq_hctx_release - free a hardware queue once its kobject goes
+ * @hctx: the hardware queue
+ */
+void smq_hctx_release(struct smq_hw_ctx *hctx)
+{
+	smq_free_hctx(hctx);
+}
+
+static int smq_init_mq(struct smq_queue *q)
+{
+	unsigned int i;
+	int ret;
+
+	q->nr_hw_queues = q->tag_set->nr_hw_queues;
+	q->hctxs = kcalloc_node(q->nr_hw_queues, sizeof(*q->hctxs), GFP_KERNEL,
+				q->tag_set->numa_node);
+	q->queue_ctx = alloc_percpu(struct smq_ctx);
+	if (!q->hctxs || !q->queue_ctx)
+		return -ENOMEM;
+	for (i = 0; i < q->nr_hw_queues; i++) {
+		ret = smq_alloc_hctx(q, i);
+		if (ret)
+			return ret;
+	}
+	smq_map_swqueues(q);
+	return 0;
+}
+
+static void smq_queue_free(struct smq_queue *q)
+{
+	if (q->hctxs)
+		smq_free_hctxs(q);
+	free_percpu(q->queue_ctx);
+	percpu_ref_exit(&q->q_usage_counter);
+	kfree(q);
+}
+
+/**
+ * smq_queue_create - create a request queue on a tag set
+ * @set: initialised tag set (smq_tag_set_init())
+ * @queuedata: owner's pointer, returned by smq_queue_data()
+ *
+ * Return: the queue or an ERR_PTR.
+ */
+struct smq_queue *smq_queue_create(struct smq_tag_set *set, void *queuedata)
+{
+	struct smq_queue *q;
+	int ret;
+
+	q = kzalloc_node(sizeof(*q), GFP_KERNEL, set->numa_node);
+	if (!q)
+		return ERR_PTR(-ENOMEM);
+	q->tag_set = set;
+	q->queuedata = queuedata;
+	init_waitqueue_head(&q->freeze_wq);
+	mutex_init(&q->freeze_lock);
+	mutex_init(&q->sysfs_lock);
+	spin_lock_init(&q->queue_lock);
+	INIT_LIST_HEAD(&q->requeue_list);
+	INIT_DELAYED_WORK(&q->requeue_work, smq_requeue_work);
+	timer_setup(&q->timeout_timer, smq_timeout_timer, 0);
+	INIT_WORK(&q->timeout_work, smq_timeout_work);
+	q->rq_affinity = 1;
+	q->nr_requests = set->queue_depth;
+	ret = percpu_ref_init(&q->q_usage_counter, smq_usage_release, 0,
+			      GFP_KERNEL);
+	if (ret) {
+		kfree(q);
+		return ERR_PTR(ret);
+	}
+	if (set->flags & SMQ_SET_LEGACY)
+		ret = smq_legacy_init_queue(q);
+	else
+		ret = smq_init_mq(q);
+	if (ret) {
+		smq_queue_free(q);
+		return ERR_PTR(ret);
+	}
+	mutex_lock(&set->tag_list_lock);
+	list_add_tail(&q->tag_set_list, &set->tag_list);
+	mutex_unlock(&set->tag_list_lock);
+	return q;
+}
+EXPORT_SYMBOL_GPL(smq_queue_create);
+
+/**
+ * smq_queue_destroy - drain and free a queue
+ * @q: queue (its disk already deleted or never added)
+ *
+ * Requests still in flight finish first; new ones fail.
+ */
+void smq_queue_destroy(struct smq_queue *q)
+{
+	struct smq_tag_set *set = q->tag_set;
+	unsigned int i;
+
+	smq_set_queue_dying(q);
+	smq_freeze_queue(q);
+	del_timer_sync(&q->timeout_timer);
+	cancel_work_sync(&q->timeout_work);
+	cancel_delayed_work_sync(&q->requeue_work);
+	for (i = 0; i < q->nr_hw_queues; i++)
+		cancel_delayed_work_sync(&q->hctxs[i]->run_work);
+	smq_sched_exit_queue(q);
+	if (q->legacy)
+		smq_legacy_exit_queue(q);
+	mutex_lock(&set->tag_list_lock);
+	list_del(&q->tag_set_list);
+	mutex_unlock(&set->tag_list_lock);
+	smq_queue_free(q);
+}
+EXPORT_SYMBOL_GPL(smq_queue_destroy);
+
+/**
+ * smq_queue_data - the owner's pointer given to smq_queue_create()
+ * @q: queue
+ */
+void *smq_queue_data(const struct smq_queue *q)
+{
+	return q->queuedata;
+}
+EXPORT_SYMBOL_GPL(smq_queue_data);
+
+/**
+ * smq_queue_tag_set - the tag set a queue allocates from
+ * @q: queue
+ */
+struct smq_tag_set *smq_queue_tag_set(const struct smq_queue *q)
+{
+	return q->tag_set;
+}
+EXPORT_SYMBOL_GPL(smq_queue_tag_set);
+
+/**
+ * smq_queue_is_legacy - whether a queue runs the single-queue path
+ * @q: queue
+ */
+bool smq_queue_is_legacy(const struct smq_queue *q)
+{
+	return q->legacy != NULL;
+}
+EXPORT_SYMBOL_GPL(smq_queue_is_legacy);

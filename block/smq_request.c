@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smq_blk: request allocation from tags, bio attachment, data segments and
+ * scatterlist mapping.
+ */
+#include <linux/module.h>
+#include <linux/scatterlist.h>
+#include "smq_blk_int.h"
+#include "smq_sched.h"
+
+static void smq_rq_init(struct smq_request *rq, struct smq_queue *q,
+			struct smq_ctx *ctx, struct smq_hw_ctx *hctx,
+			blk_opf_t opf)
+{
+	rq->q = q;
+	rq->mq_ctx = ctx;
+	rq->hctx = hctx;
+	rq->cmd_flags = opf;
+	rq->rq_flags = 0;
+	rq->state = SMQ_RQ_IDLE;
+	rq->sector = 0;
+	rq->data_len = 0;
+	rq->nr_phys_segments = 0;
+	rq->bio = NULL;
+	rq->biotail = NULL;
+	INIT_LIST_HEAD(&rq->queuelist);
+	RB_CLEAR_NODE(&rq->rb_node);
+	rq->submit_cpu = ctx->cpu;
+	rq->start_time_ns = ktime_get_ns();
+	rq->io_start_time_ns = 0;
+	rq->acct_start = jiffies;
+	rq->timeout = 0;
+	rq->fifo_time = 0;
+	rq->end_io = NULL;
+	rq->end_io_data = NULL;
+	rq->status = BLK_STS_OK;
+	rq->budget_token = -1;
+}
+
+/**
+ * smq_get_request - allocate a request (and its tag) on the current CPU
+ * @q: queue, entered by the caller (smq_queue_enter())
+ * @opf: operation and flags
+ * @flags: SMQ_REQ_NOWAIT, SMQ_REQ_RESERVED
+ *
+ * Sleeps for a tag unless SMQ_REQ_NOWAIT.  With a scheduler the request
+ * holds a scheduler tag and gets its driver tag at dispatch.
+ *
+ * Return: the request, or NULL (no tag and NOWAIT, or the queue is dying).
+ */
+struct smq_request *smq_get_request(struct smq_queue *q, blk_opf_t opf,
+				    unsigned int flags)
+{
+	bool reserved = flags & SMQ_REQ_RESERVED;
+	bool nowait = flags & SMQ_REQ_NOWAIT;
+	struct smq_hw_ctx *hctx;
+	struct smq_request *rq;
+	struct smq_tags *tags;
+	struct smq_ctx *ctx;
+	int tag;
+
+	ctx = raw_cpu_ptr(q->queue_ctx);
+	hctx = ctx->hctx;
+	tags = (q->sched && !reserved) ? hctx->sched_tags : hctx->tags;
+	tag = smq_get_tag(tags, reserved, nowait, hctx);
+	if (tag < 0)
+		return NULL;
+	rq = tags->static_rqs[tag];
+	smq_rq_init(rq, q, ctx, hctx, opf);
+	if (reserved)
+		rq->rq_flags |= SMQ_RQF_RESERVED;
+	if (tags == hctx->sched_tags) {
+		rq->internal_tag = tag;
+		rq->tag = -1;
+		rq->rq_flags |= SMQ_RQF_SCHED;
+	} else {
+		rq->internal_tag = -1;
+		rq->tag = tag;
+		tags->rqs[tag] = rq;
+	}
+	if (q->sched && q->sched->prepare_request)
+		q->sched->prepare_request(rq);
+	return rq;
+}
+
+/**
+ * smq_get_driver_tag - give a scheduler-owned request a driver tag
+ * @rq: request with rq->tag == -1
+ *
+ * Return: true when it holds a driver tag.
+ */
+bool smq_get_driver_tag(struct smq_request *rq)
+{
+	struct smq_tags *tags = rq->hctx->tags;
+	int tag;
+
+	if (rq->tag >= 0)
+		return true;
+	tag = smq_get_tag(tags, false, true, rq->hctx);
+	if (tag < 0)
+		return false;
+	rq->tag = tag;
+	tags->rqs[tag] = rq;
+	return true;
+}
+
+/**
+ * smq_free_request_tags - give back a request's tags and queue reference
+ * @rq: request that is done
+ */
+void smq_free_request_tags(struct smq_request *rq)
+{
+	struct smq_hw_ctx *hctx = rq->hctx;
+	struct smq_queue *q = rq->q;
+
+	if (q->sched && q->sched->finish_request)
+		q->sched->finish_request(rq);
+	WRITE_ONCE(rq->state, SMQ_RQ_IDLE);
+	if (rq->tag >= 0) {
+		hctx->tags->rqs[rq->tag] = NULL;
+		smq_put_tag(hctx->tags, rq->tag);
+	}
+	if (rq->internal_tag >= 0)
+		smq_put_tag(hctx->sched_tags, rq->internal_tag);
+	smq_hctx_restart(hctx);
+	smq_queue_exit(q);
+}
+
+/*
+ * Walk the data of a bio in segments as the scatterlist will hold them:
+ * physically contiguous pieces merge up to max_segment_size.
+ */
+struct smq_seg_walk {
+	phys_addr_t end;	/* physical end of the current segment */
+	unsigned int len;	/* bytes in the current segment */
+	unsigned int nsegs;
+};
+
+static bool smq_seg_add(struct smq_seg_walk *w, phys_addr_t start,
+			unsigned int len, unsigned int max_seg)
+{
+	if (w->nsegs && w->end == start && w->len + len <= max_seg) {
+		w->len += len;
+		w->end += len;
+		return false;
+	}
+	w->nsegs++;
+	w->len = len;
+	w->end = start + len;
+	return true;
+}
+
+/**
+ * smq_bio_segments - segments a bio adds to a request
+ * @q: queue (for the segment size limit)
+ * @bio: the bio
+ */
+unsigned int smq_bio_segments(struct smq_queue *q, struct bio *bio)
+{
+	struct smq_seg_walk w = { 0 };
+	struct bvec_iter iter;
+	struct bio_vec bv;
+
+	bio_for_each_bvec(bv, bio, iter) {
+		phys_addr_t pa = page_to_phys(bv.bv_page) + bv.bv_offset;
+		unsigned int left = bv.bv_len;
+
+		while (left) {
+			unsigned int len = min(left, q->max_segment_size);
+
+			smq_seg_add(&w, pa, len, q->max_segment_size);
+			pa += len;
+			left -= len;
+		}
+	}
+	return w.nsegs;
+}
+
+/**
+ * smq_rq_map_sg - fill a scatterlist with a request's data
+ * @rq: the request
+ * @sgl: flat array of @max_ents entries (sg_init_table() once at setup)
+ * @max_ents: entries in @sgl
+ *
+ * Return: entries used (the last one is marked as the end), 0 for no data.
+ */
+unsigned int smq_rq_map_sg(struct smq_request *rq, struct scatterlist *sgl,
+			   unsigned int max_ents)
+{
+	unsigned int max_seg = rq->q->max_segment_size;
+	struct smq_seg_walk w = { 0 };
+	struct scatterlist *sg = NULL;
+	struct bio *bio;
+
+	for (bio = rq->bio; bio; bio = bio->bi_next) {
+		struct bvec_iter iter;
+		struct bio_vec bv;
+
+		bio_for_each_bvec(bv, bio, iter) {
+			struct page *page = bv.bv_page;
+			unsigned int off = bv.bv_offset;
+			unsigned int left = bv.bv_len;
+
+			while (left) {
+				unsigned int len = min(left, max_seg);
+				phys_addr_t pa = page_to_phys(page) + off;
+
+				if (smq_seg_add(&w, pa, len, max_seg)) {
+					if (WARN_ON_ONCE(w.nsegs > max_ents))
+						return 0;
+					sg = &sgl[w.nsegs - 1];
+					sg_unmark_end(sg);
+					sg_set_page(sg, nth_page(page, off >> PAGE_SHIFT),
+						    len, off & ~PAGE_MASK);
+				} else {
+					sg->length += len;
+				}
+				off += len;
+				left -= len;
+			}
+		}
+	}
+	if (sg)
+		sg_mark_end(sg);
+	return w.nsegs;
+}
+EXPORT_SYMBOL_GPL(smq_rq_map_sg);
+
+/**
+ * smq_rq_init_bio - attach the first bio to a new request
+ * @rq: request from smq_get_request()
+ * @bio: bio
+ * @nr_segs: its segments (smq_bio_segments())
+ */
+void smq_rq_init_bio(struct smq_request *rq, struct bio *bio,
+		     unsigned int nr_segs)
+{
+	rq->bio = bio;
+	rq->biotail = bio;
+	bio->bi_next = NULL;
+	rq->sector = bio->bi_iter.bi_sector;
+	rq->data_len = bio->bi_iter.bi_size;
+	rq->nr_phys_segments = nr_segs;
+	if (rq->q->disk)
+		rq->rq_flags |= SMQ_RQF_ACCT;
+}

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smq_blk: scheduler registry and runtime switching.
+ */
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include "smq_sched.h"
+
+/* Protects smq_sched_list. */
+static DEFINE_SPINLOCK(smq_sched_lock);
+static LIST_HEAD(smq_sched_list);
+
+/**
+ * smq_sched_register - make a scheduler selectable
+ * @ops: the scheduler
+ */
+int smq_sched_register(struct smq_sched_ops *ops)
+{
+	spin_lock(&smq_sched_lock);
+	list_add_tail(&ops->list, &smq_sched_list);
+	spin_unlock(&smq_sched_lock);
+	return 0;
+}
+
+/**
+ * smq_sched_unregister - remove a scheduler (no queue may use it)
+ * @ops: the scheduler
+ */
+void smq_sched_unregister(struct smq_sched_ops *ops)
+{
+	spin_lock(&smq_sched_lock);
+	list_del(&ops->list);
+	spin_unlock(&smq_sched_lock);
+}
+
+static struct smq_sched_ops *smq_sched_find(const char *name)
+{
+	struct smq_sched_ops *ops;
+
+	list_for_each_entry(ops, &smq_sched_list, list) {
+		if (sysfs_streq(ops->name, name))
+			return ops;
+	}
+	return NULL;
+}
+
+/**
+ * smq_sched_show - the scheduler file's text: "[none] mq-deadline"
+ * @q: queue
+ * @page: sysfs buffer
+ */
+ssize_t smq_sched_show(struct smq_queue *q, char *page)
+{
+	struct smq_sched_ops *ops;
+	ssize_t len;
+
+	len = sysfs_emit(page, q->sched ? "none" : "[none]");
+	spin_lock(&smq_sched_lock);
+	list_for_each_entry(ops, &smq_sched_list, list) {
+		len += sysfs_emit_at(page, len, q->sched == ops ? " [%s]" : " %s",
+				     ops->name);
+	}
+	spin_unlock(&smq_sched_lock);
+	len += sysfs_emit_at(page, len, "\n");
+	return len;
+}
+
+/**
+ * smq_sched_switch - change a queue's scheduler
+ * @q: queue
+ * @name: "none" or a registered scheduler
+ *
+ * Freezes (drains) and quiesces the queue around the change.
+ *
+ * Return: 0, or -EINVAL for an unknown name.
+ */
+int smq_sched_switch(struct smq_queue *q, const char *name)
+{
+	struct smq_sched_ops *ops = NULL;
+
+	if (!sysfs_streq(name, "none")) {
+		spin_lock(&smq_sched_lock);
+		ops = smq_sched_find(name);
+		spin_unlock(&smq_sched_lock);
+		if (!ops) {
+			pr_err("smq_blk: unknown scheduler '%s'\n", strim((char *)name));
+			return -EINVAL;
+		}
+	}
+	if (ops == q->sched)
+		return 0;
+	/* No scheduler besides none is registered yet; see issue 4. */
+	return -EINVAL;
+}
+
+/**
+ * smq_sched_bio_merge - let the scheduler merge a bio
+ * @q: queue with a scheduler
+ * @bio: the bio
+ * @nr_segs: its segments
+ */
+bool smq_sched_bio_merge(struct smq_queue *q, struct bio *bio,
+			 unsigned int nr_segs)
+{
+	return q->sched->bio_merge && q->sched->bio_merge(q, bio, nr_segs);
+}
+
+/**
+ * smq_sched_exit_queue - drop a dying queue's scheduler
+ * @q: frozen queue
+ */
+void smq_sched_exit_queue(struct smq_queue *q)
+{
+	if (!q->sched)
+		return;
+	q->sched->exit_sched(q);
+	q->sched = NULL;
+}

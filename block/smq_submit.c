@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smq_blk: bio entry.  The gendisk is bio-based to the kernel; here a bio
+ * becomes a request: split to the queue's limits, merged into a request
+ * still queued where allowed, batched by the task's plug, and issued.
+ */
+#include <linux/module.h>
+#include <linux/blkdev.h>
+#include <linux/slab.h>
+#include "smq_blk_int.h"
+#include "smq_sched.h"
+#include "smq_legacy.h"
+#include "smq_flush.h"
+
+/* Requests a plug holds before it is flushed early */
+#define SMQ_PLUG_MAX		32
+/* Queued requests a merge attempt looks at */
+#define SMQ_MERGE_SCAN		8
+
+/**
+ * struct smq_plug_cb - requests batched by one task's blk_plug for a queue
+ * @cb: the block core's plug callback (must be first)
+ * @list: requests in submission order
+ * @count: entries in @list
+ */
+struct smq_plug_cb {
+	struct blk_plug_cb cb;
+	struct list_head list;
+	unsigned int count;
+};
+
+static bool smq_rq_mergeable(struct smq_request *rq, struct bio *bio)
+{
+	blk_opf_t nomerge = REQ_NOMERGE_FLAGS | REQ_FUA;
+
+	if (rq->rq_flags & (SMQ_RQF_PASSTHROUGH | SMQ_RQF_STARTED))
+		return false;
+	if (smq_rq_op(rq) != bio_op(bio))
+		return false;
+	if (bio_op(bio) != REQ_OP_READ && bio_op(bio) != REQ_OP_WRITE)
+		return false;
+	if ((rq->cmd_flags | bio->bi_opf) & nomerge)
+		return false;
+	return true;
+}
+
+/* Return 1 for a back merge, -1 for a front merge, 0 for none. */
+static int smq_try_merge(struct smq_queue *q, struct smq_request *rq,
+			 struct bio *bio, unsigned int nr_segs)
+{
+	sector_t bio_sector = bio->bi_iter.bi_sector;
+	unsigned int bytes = bio->bi_iter.bi_size;
+
+	if (!smq_rq_mergeable(rq, bio))
+		return 0;
+	if (((rq->data_len + bytes) >> SECTOR_SHIFT) > q->max_sectors ||
+	    rq->nr_phys_segments + nr_segs > q->max_segments)
+		return 0;
+	if (rq->sector + smq_rq_sectors(rq) == bio_sector) {
+		rq->biotail->bi_next = bio;
+		rq->biotail = bio;
+		bio->bi_next = NULL;
+	} else if (q->nomerges < 1 && bio_sector + (bytes >> SECTOR_SHIFT) ==
+		   rq->sector) {
+		bio->bi_next = rq->bio;
+		rq->bio = bio;
+		rq->sector = bio_sector;
+	} else {
+		return 0;
+	}
+	rq->data_len += bytes;
+	rq->nr_phys_segments += nr_segs;
+	return 1;
+}
+
+static bool smq_merge_list(struct smq_queue *q, struct list_head *list,
+			   struct bio *bio, unsigned int nr_segs)
+{
+	struct smq_request *rq;
+	int scanned = 0;
+
+	list_for_each_entry_reverse(rq, list, queuelist) {
+		if (rq->q == q && smq_try_merge(q, rq, bio, nr_segs))
+			return true;
+		if (++scanned >= SMQ_MERGE_SCAN)
+			break;
+	}
+	return false;
+}
+
+/**
+ * smq_attempt_ctx_merge - merge a bio into a request in this CPU's queue
+ * @q: queue
+ * @bio: the bio
+ * @nr_segs: its segments
+ *
+ * Return: true if the bio now rides on a queued request.
+ */
+static bool smq_attempt_ctx_merge(struct smq_queue *q, struct bio *bio,
+			   unsigned int nr_segs)
+{
+	struct smq_ctx *ctx = raw_cpu_ptr(q->queue_ctx);
+	bool merged;
+
+	if (list_empty_careful(&ctx->rq_list))
+		return false;
+	spin_lock(&ctx->lock);
+	merged = smq_merge_list(q, &ctx->rq_list, bio, nr_segs);
+	spin_unlock(&ctx->lock);
+	return merged;
+}
+
+static void smq_unplug(struct blk_plug_cb *cb, bool from_schedule)
+{
+	struct smq_plug_cb *plug = container_of(cb, struct smq_plug_cb, cb);
+	struct smq_queue *q = cb->data;
+
+	if (plug->count)
+		smq_issue_list(q, &plug->list, from_schedule);
+	kfree(plug);
+}
+
+static struct smq_plug_cb *smq_get_plug(struct smq_queue *q)
+{
+	struct blk_plug_cb *cb;
+	struct smq_plug_cb *plug;
+
+	if (!current->plug)
+		return NULL;
+	cb = blk_check_plugged(smq_unplug, q, sizeof(*plug));
+	if (!cb)
+		return NULL;
+	plug = container_of(cb, struct smq_plug_cb, cb);
+	if (!plug->list.next)
+		INIT_LIST_HEAD(&plug->list);
+	return plug;
+}
+
+static void smq_plug_add(struct smq_queue *q, struct smq_plug_cb *plug,
+			 struct smq_request *rq)
+{
+	list_add_tail(&rq->queuelist, &plug->list);
+	if (++plug->count >= SMQ_PLUG_MAX) {
+		smq_issue_list(q, &plug->list, false);
+		plug->count = 0;
+	}
+}
+
+static void smq_fail_bio(struct smq_queue *q, struct bio *bio)
+{
+	if ((bio->bi_opf & REQ_NOWAIT) && !test_bit(SMQ_Q_DYING, &q->flags))
+		bio_wouldblock_error(bio);
+	else
+		bio_io_error(bio);
+}
+
+static void smq_mq_submit_bio(struct smq_queue *q, struct bio *bio)
+{
+	bool nowait = bio->bi_opf & REQ_NOWAIT;
+	struct smq_plug_cb *plug;
+	struct smq_request *rq;
+	unsigned int nr_segs;
+
+	if (!smq_flush_prepare_bio(q, bio))
+		return;
+	nr_segs = smq_bio_segments(q, bio);
+	if (!smq_queue_enter(q, nowait)) {
+		smq_fail_bio(q, bio);
+		return;
+	}
+	plug = smq_get_plug(q);
+	if (q->nomerges < 2 && bio_has_data(bio)) {
+		if ((plug && smq_merge_list(q, &plug->list, bio, nr_segs)) ||
+		    (q->sched ? smq_sched_bio_merge(q, bio, nr_segs) :
+				smq_attempt_ctx_merge(q, bio, nr_segs))) {
+			smq_queue_exit(q);
+			return;
+		}
+	}
+	rq = smq_get_request(q, bio->bi_opf, nowait ? SMQ_REQ_NOWAIT : 0);
+	if (!rq) {
+		smq_queue_exit(q);
+		smq_fail_bio(q, bio);
+		return;
+	}
+	smq_rq_init_bio(rq, bio, nr_segs);
+	smq_flush_prepare_rq(rq);
+	if (plug)
+		smq_plug_add(q, plug, rq);
+	else
+		smq_issue_direct(rq);
+}
+
+/**
+ * smq_submit_bio - ->submit_bio of every smq disk
+ * @bio: the bio
+ *
+ * The disk's request_queue->queuedata is the smq_queue (smq_alloc_disk()).
+ */
+void smq_submit_bio(struct bio *bio)
+{
+	struct smq_queue *q = bio->bi_bdev->bd_disk->queue->queuedata;
+
+	bio = bio_split_to_limits(bio);
+	if (!bio)
+		return;
+	if (q->legacy)
+		smq_legacy_submit_bio(q, bio);
+	else
+		smq_mq_submit_bio(q, bio);
+}
+EXPORT_SYMBOL_GPL(smq_submit_bio);

@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smq_blk: sysfs.  /sys/block/X/mq/<n>/ describes each hardware queue as
+ * Linux does; /sys/block/X/smq/ holds the queue-level files (the kernel's
+ * own queue/ directory belongs to the kernel).  See Documentation/block.md.
+ */
+#include <linux/module.h>
+#include <linux/kobject.h>
+#include <linux/sysfs.h>
+#include "smq_blk_int.h"
+#include "smq_sched.h"
+
+struct smq_hctx_attr {
+	struct attribute attr;
+	ssize_t (*show)(struct smq_hw_ctx *hctx, char *page);
+};
+
+static ssize_t smq_hctx_attr_show(struct kobject *kobj, struct attribute *attr,
+				  char *page)
+{
+	struct smq_hctx_attr *a = container_of(attr, struct smq_hctx_attr, attr);
+	struct smq_hw_ctx *hctx = container_of(kobj, struct smq_hw_ctx, kobj);
+
+	return a->show(hctx, page);
+}
+
+static ssize_t cpu_list_show(struct smq_hw_ctx *hctx, char *page)
+{
+	return sysfs_emit(page, "%*pbl\n", cpumask_pr_args(hctx->cpumask));
+}
+
+static ssize_t nr_tags_show(struct smq_hw_ctx *hctx, char *page)
+{
+	return sysfs_emit(page, "%u\n", hctx->tags->nr_tags);
+}
+
+static ssize_t nr_reserved_tags_show(struct smq_hw_ctx *hctx, char *page)
+{
+	return sysfs_emit(page, "%u\n", hctx->tags->nr_reserved_tags);
+}
+
+static ssize_t tags_busy_show(struct smq_hw_ctx *hctx, char *page)
+{
+	return sysfs_emit(page, "%u\n", smq_tags_busy(hctx->tags));
+}
+
+#define SMQ_HCTX_STAT(_n)						\
+static ssize_t _n##_show(struct smq_hw_ctx *hctx, char *page)		\
+{									\
+	return sysfs_emit(page, "%ld\n",				\
+			  atomic_long_read(&hctx->stats._n));		\
+}
+
+SMQ_HCTX_STAT(queued)
+SMQ_HCTX_STAT(dispatched)
+SMQ_HCTX_STAT(direct)
+SMQ_HCTX_STAT(busy)
+SMQ_HCTX_STAT(runs)
+
+#define SMQ_HCTX_ATTR(_n)						\
+static struct smq_hctx_attr smq_hctx_attr_##_n = {			\
+	.attr = { .name = __stringify(_n), .mode = 0444 },		\
+	.show = _n##_show,						\
+}
+
+SMQ_HCTX_ATTR(cpu_list);
+SMQ_HCTX_ATTR(nr_tags);
+SMQ_HCTX_ATTR(nr_reserved_tags);
+SMQ_HCTX_ATTR(tags_busy);
+SMQ_HCTX_ATTR(queued);
+SMQ_HCTX_ATTR(dispatched);
+SMQ_HCTX_ATTR(direct);
+SMQ_HCTX_ATTR(busy);
+SMQ_HCTX_ATTR(runs);
+
+static struct attribute *smq_hctx_attrs[] = {
+	&smq_hctx_attr_cpu_list.attr,
+	&smq_hctx_attr_nr_tags.attr,
+	&smq_hctx_attr_nr_reserved_tags.attr,
+	&smq_hctx_attr_tags_busy.attr,
+	&smq_hctx_attr_queued.attr,
+	&smq_hctx_attr_dispatched.attr,
+	&smq_hctx_attr_direct.attr,
+	&smq_hctx_attr_busy.attr,
+	&smq_hctx_attr_runs.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(smq_hctx);
+
+static const struct sysfs_ops smq_hctx_sysfs_ops = {
+	.show = smq_hctx_attr_show,
+};
+
+static void smq_hctx_kobj_release(struct kobject *kobj)
+{
+	smq_hctx_release(container_of(kobj, struct smq_hw_ctx, kobj));
+}
+
+static const struct kobj_type smq_hctx_ktype = {
+	.sysfs_ops = &smq_hctx_sysfs_ops,
+	.default_groups = smq_hctx_groups,
+	.release = smq_hctx_kobj_release,
+};
+
+/**
+ * smq_hctx_kobj_init - initialise a hardware queue's kobject
+ * @hctx: hardware queue; freed by the kobject's release from now on
+ */
+void smq_hctx_kobj_init(struct smq_hw_ctx *hctx)
+{
+	kobject_init(&hctx->kobj, &smq_hctx_ktype);
+}
+
+/* The mq/ directory itself: no files, lifetime tied to the queue. */
+static void smq_noop_release(struct kobject *kobj)
+{
+}
+
+static const struct kobj_type smq_mq_ktype = {
+	.release = smq_noop_release,
+};
+
+struct smq_queue_attr {
+	struct attribute attr;
+	ssize_t (*show)(struct smq_queue *q, char *page);
+	ssize_t (*store)(struct smq_queue *q, const char *page, size_t count);
+};
+
+static ssize_t smq_queue_attr_show(struct kobject *kobj, struct attribute *attr,
+				   char *page)
+{
+	struct smq_queue_attr *a = container_of(attr, struct smq_queue_attr, attr);
+	struct smq_queue *q = container_of(kobj, struct smq_queue, smq_kobj);
+
+	return a->show(q, page);
+}
+
+static ssize_t smq_queue_attr_store(struct kobject *kobj, struct attribute *attr,
+				    const char *page, size_t count)
+{
+	struct smq_queue_attr *a = container_of(attr, struct smq_queue_attr, attr);
+	struct smq_queue *q = container_of(kobj, struct smq_queue, smq_kobj);
+	ssize_t ret;
+
+	if (!a->store)
+		return -EIO;
+	mutex_lock(&q->sysfs_lock);
+	ret = a->store(q, page, count);
+	mutex_unlock(&q->sysfs_lock);
+	return ret;
+}
+
+static ssize_t scheduler_show(struct smq_queue *q, char *page)
+{
+	return smq_sched_show(q, page);
+}
+
+static ssize_t scheduler_store(struct smq_queue *q, const char *page,
+			       size_t count)
+{
+	int ret = smq_sched_switch(q, page);
+
+	return ret ? ret : count;
+}
+
+static ssize_t smq_store_uint(const char *page, size_t count, unsigned int max,
+			      const char *name, unsigned int *val)
+{
+	unsigned int v;
+
+	if (kstrtouint(page, 0, &v) || v > max) {
+		pr_err("smq_blk: %s: invalid value '%.*s' (0..%u)\n", name,
+		       (int)strcspn(page, "\n"), page, max);
+		return -EINVAL;
+	}
+	WRITE_ONCE(*val, v);
+	return count;
+}
+
+static ssize_t rq_affinity_show(struct smq_queue *q, char *page)
+{
+	return sysfs_emit(page, "%u\n", q->rq_affinity);
+}
+
+static ssize_t rq_affinity_store(struct smq_queue *q, const char *page,
+				 size_t count)
+{
+	return smq_store_uint(page, count, 2, "rq_affinity", &q->rq_affinity);
+}
+
+static ssize_t nomerges_show(struct smq_queue *q, char *page)
+{
+	return sysfs_emit(page, "%u\n", q->nomerges);
+}
+
+static ssize_t nomerges_store(struct smq_queue *q, const char *page,
+			      size_t count)
+{
+	return smq_store_uint(page, count, 2, "nomerges", &q->nomerges);
+}
+
+static ssize_t nr_requests_show(struct smq_queue *q, char *page)
+{
+	return sysfs_emit(page, "%u\n", q->nr_requests);
+}
+
+static ssize_t nr_hw_queues_show(struct smq_queue *q, char *page)
+{
+	return sysfs_emit(page, "%u\n", q->nr_hw_queues);
+}
+
+static ssize_t queue_mode_show(struct smq_queue *q, char *page)
+{
+	return sysfs_emit(page, "%s\n", q->legacy ? "legacy" : "mq");
+}
+
+static ssize_t host_tagset_show(struct smq_queue *q, char *page)
+{
+	return sysfs_emit(page, "%d\n",
+			  !!(q->tag_set->flags & SMQ_SET_HOST_TAGSET));
+}
+
+#define SMQ_QUEUE_RO(_n)						\
+static struct smq_queue_attr smq_queue_attr_##_n = {			\
+	.attr = { .name = __stringify(_n), .mode = 0444 },		\
+	.show = _n##_show,						\
+}
+#define SMQ_QUEUE_RW(_n)						\
+static struct smq_queue_attr smq_queue_attr_##_n = {			\
+	.attr = { .name = __stringify(_n), .mode = 0644 },		\
+	.show = _n##_show,						\
+	.store = _n##_store,						\
+}
+
+SMQ_QUEUE_RW(scheduler);
+SMQ_QUEUE_RW(rq_affinity);
+SMQ_QUEUE_RW(nomerges);
+SMQ_QUEUE_RO(nr_requests);
+SMQ_QUEUE_RO(nr_hw_queues);
+SMQ_QUEUE_RO(queue_mode);
+SMQ_QUEUE_RO(host_tagset);
+
+static struct attribute *smq_queue_attrs[] = {
+	&smq_queue_attr_scheduler.attr,
+	&smq_queue_attr_rq_affinity.attr,
+	&smq_queue_attr_nomerges.attr,
+	&smq_queue_attr_nr_requests.attr,
+	&smq_queue_attr_nr_hw_queues.attr,
+	&smq_queue_attr_queue_mode.attr,
+	&smq_queue_attr_host_tagset.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(smq_queue);
+
+static const struct sysfs_ops smq_queue_sysfs_ops = {
+	.show = smq_queue_attr_show,
+	.store = smq_queue_attr_store,
+};
+
+static const struct kobj_type smq_queue_ktype = {
+	.sysfs_ops = &smq_queue_sysfs_ops,
+	.default_groups = smq_queue_groups,
+	.release = smq_noop_release,
+};
+
+static int smq_mq_sysfs_register(struct smq_queue *q, struct kobject *parent)
+{
+	unsigned int i;
+	int ret;
+
+	ret = kobject_init_and_add(&q->mq_kobj, &smq_mq_ktype, parent, "mq");
+	if (ret)
+		goto put;
+	for (i = 0; i < q->nr_hw_queues; i++) {
+		ret = kobject_add(&q->hctxs[i]->kobj, &q->mq_kobj, "%u", i);
+		if (ret)
+			goto del;
+	}
+	return 0;
+del:
+	while (i--)
+		kobject_del(&q->hctxs[i]->kobj);
+	kobject_del(&q->mq_kobj);
+put:
+	kobject_put(&q->mq_kobj);
+	return ret;
+}
+
+/**
+ * smq_queue_register - add a queue's sysfs files under its disk
+ * @q: queue
+ * @disk: its gendisk, already added (device_add_disk())
+ *
+ * Return: 0 or a negative errno.
+ */
+int smq_queue_register(struct smq_queue *q, struct gendisk *disk)
+{
+	struct kobject *parent = &disk_to_dev(disk)->kobj;
+	int ret;
+
+	ret = kobject_init_and_add(&q->smq_kobj, &smq_queue_ktype, parent, "smq");
+	if (ret) {
+		kobject_put(&q->smq_kobj);
+		return ret;
+	}
+	if (!q->legacy) {
+		ret = smq_mq_sysfs_register(q, parent);
+		if (ret) {
+			kobject_del(&q->smq_kobj);
+			kobject_put(&q->smq_kobj);
+			return ret;
+		}
+	}
+	set_bit(SMQ_Q_REGISTERED, &q->flags);
+	kobject_uevent(&q->smq_kobj, KOBJ_ADD);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(smq_queue_register);
+
+/**
+ * smq_queue_unregister - remove a queue's sysfs files (before del_gendisk)
+ * @q: queue
+ */
+void smq_queue_unregister(struct smq_queue *q)
+{
+	unsigned int i;
+
+	if (!test_and_clear_bit(SMQ_Q_REGISTERED, &q->flags))
+		return;
+	if (!q->legacy) {
+		for (i = 0; i < q->nr_hw_queues; i++)
+			kobject_del(&q->hctxs[i]->kobj);
+		kobject_del(&q->mq_kobj);
+		kobject_put(&q->mq_kobj);
+	}
+	kobject_del(&q->smq_kobj);
+	kobject_put(&q->smq_kobj);
+}
+EXPORT_SYMBOL_GPL(smq_queue_unregister);

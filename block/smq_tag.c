@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smq_blk: tags and the tag set.  A tag space is a bitmap queue of normal
+ * tags plus one of reserved tags; every tag owns one preallocated request,
+ * so the I/O path allocates nothing.  With SMQ_SET_HOST_TAGSET all
+ * hardware queues of a host share one tag space (and its requests).
+ */
+#include <linux/module.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/mm.h>
+#include "smq_blk_int.h"
+#include "smq_legacy.h"
+
+static unsigned int smq_tag_shift(unsigned int depth)
+{
+	/* Small spaces: a few words so CPUs spread; large: full words. */
+	if (depth >= 4 * BITS_PER_LONG)
+		return ilog2(BITS_PER_LONG);
+	return depth >= 64 ? 4 : 3;
+}
+
+/**
+ * smq_tags_alloc - allocate a tag space
+ * @set: tag set (for the NUMA node)
+ * @depth: tags in all
+ * @reserved: of which reserved
+ * @node: NUMA node
+ *
+ * Return: the tags or NULL.
+ */
+struct smq_tags *smq_tags_alloc(struct smq_tag_set *set, unsigned int depth,
+				unsigned int reserved, int node)
+{
+	struct smq_tags *tags;
+
+	tags = kzalloc_node(sizeof(*tags), GFP_KERNEL, node);
+	if (!tags)
+		return NULL;
+	tags->nr_tags = depth;
+	tags->nr_reserved_tags = reserved;
+	atomic_set(&tags->active_queues, 0);
+	if (smq_sbq_init(&tags->bitmap_tags, depth - reserved,
+			 smq_tag_shift(depth - reserved), false, GFP_KERNEL, node))
+		goto free_tags;
+	if (smq_sbq_init(&tags->breserved_tags, reserved, smq_tag_shift(reserved),
+			 true, GFP_KERNEL, node))
+		goto free_bitmap;
+	tags->rqs = kcalloc_node(depth, sizeof(*tags->rqs), GFP_KERNEL, node);
+	tags->static_rqs = kcalloc_node(depth, sizeof(*tags->static_rqs),
+					GFP_KERNEL, node);
+	if (!tags->rqs || !tags->static_rqs)
+		goto free_arrays;
+	return tags;
+
+free_arrays:
+	kfree(tags->rqs);
+	kfree(tags->static_rqs);
+	smq_sbq_free(&tags->breserved_tags);
+free_bitmap:
+	smq_sbq_free(&tags->bitmap_tags);
+free_tags:
+	kfree(tags);
+	return NULL;
+}
+
+/**
+ * smq_tags_alloc_rqs - preallocate one request per tag
+ * @set: tag set (request size, ->init_request)
+ * @tags: tag space
+ * @hctx_idx: hardware queue the requests serve (0 for shared tags)
+ *
+ * Return: 0 or -ENOMEM / the driver's error.
+ */
+int smq_tags_alloc_rqs(struct smq_tag_set *set, struct smq_tags *tags,
+		       unsigned int hctx_idx)
+{
+	unsigned int i;
+	int ret;
+
+	tags->rq_size = round_up(sizeof(struct smq_request) + set->cmd_size,
+				 cache_line_size());
+	tags->rq_mem = kvzalloc_node(tags->rq_size * tags->nr_tags, GFP_KERNEL,
+				     set->numa_node);
+	if (!tags->rq_mem)
+		return -ENOMEM;
+	for (i = 0; i < tags->nr_tags; i++) {
+		struct smq_request *rq = tags->rq_mem + i * tags->rq_size;
+
+		rq->tag = i;
+		rq->internal_tag = -1;
+		rq->budget_token = -1;
+		INIT_LIST_HEAD(&rq->queuelist);
+		tags->static_rqs[i] = rq;
+		if (set->ops->init_request) {
+			ret = set->ops->init_request(set, rq, hctx_idx,
+						     set->numa_node);
+			if (ret) {
+				tags->static_rqs[i] = NULL;
+				return ret;
+			}
+		}
+	}
+	return 0;
+}
+
+/**
+ * smq_tags_free - free a tag space and its requests
+ * @set: tag set
+ * @tags: tag space (may be NULL)
+ * @hctx_idx: as given to smq_tags_alloc_rqs()
+ */
+void smq_tags_free(struct smq_tag_set *set, struct smq_tags *tags,
+		   unsigned int hctx_idx)
+{
+	unsigned int i;
+
+	if (!tags)
+		return;
+	for (i = 0; i < tags->nr_tags && set->ops->exit_request; i++) {
+		if (tags->static_rqs[i])
+			set->ops->exit_request(set, tags->static_rqs[i], hctx_idx);
+	}
+	kvfree(tags->rq_mem);
+	kfree(tags->rqs);
+	kfree(tags->static_rqs);
+	smq_sbq_free(&tags->breserved_tags);
+	smq_sbq_free(&tags->bitmap_tags);
+	kfree(tags);
+}
+
+static int smq_try_tag(struct smq_sbitmap_queue *sbq, unsigned int offset)
+{
+	int nr = smq_sbq_get(sbq, smq_sbq_cpu_hint(sbq));
+
+	return nr < 0 ? -1 : nr + offset;
+}
+
+/**
+ * smq_get_tag - allocate a tag, sleeping for one unless @nowait
+ * @tags: tag space
+ * @reserved: from the reserved tags
+ * @nowait: fail instead of sleeping
+ * @hctx: hardware queue asking (run before sleeping, wait queue rotor)
+ *
+ * Return: the tag, or -1 (none free and @nowait, or the queue is dying).
+ */
+int smq_get_tag(struct smq_tags *tags, bool reserved, bool nowait,
+		struct smq_hw_ctx *hctx)
+{
+	struct smq_sbitmap_queue *sbq;
+	struct smq_sbq_wait_state *ws;
+	SMQ_DEFINE_SBQ_WAIT(wait);
+	unsigned int offset;
+	int tag;
+
+	if (reserved) {
+		if (!tags->nr_reserved_tags)
+			return -1;
+		sbq = &tags->breserved_tags;
+		offset = 0;
+	} else {
+		sbq = &tags->bitmap_tags;
+		offset = tags->nr_reserved_tags;
+	}
+	tag = smq_try_tag(sbq, offset);
+	if (tag >= 0 || nowait)
+		return tag;
+
+	ws = smq_sbq_wait_ptr(sbq, &hctx->wait_index);
+	for (;;) {
+		/* Let queued requests (which hold tags) make progress. */
+		smq_run_hw_queue(hctx, false);
+		tag = smq_try_tag(sbq, offset);
+		if (tag >= 0)
+			break;
+		smq_sbq_prepare_to_wait(sbq, ws, &wait, TASK_UNINTERRUPTIBLE);
+		tag = smq_try_tag(sbq, offset);
+		if (tag >= 0 || test_bit(SMQ_Q_DYING, &hctx->q->flags))
+			break;
+		io_schedule();
+		smq_sbq_finish_wait(sbq, ws, &wait);
+		ws = smq_sbq_wait_ptr(sbq, &hctx->wait_index);
+	}
+	smq_sbq_finish_wait(sbq, ws, &wait);
+	return tag;
+}
+
+/**
+ * smq_put_tag - free a tag, waking a waiter if a batch is complete
+ * @tags: tag space
+ * @tag: the tag
+ */
+void smq_put_tag(struct smq_tags *tags, unsigned int tag)
+{
+	struct smq_sbitmap_queue *sbq;
+
+	if (tag < tags->nr_reserved_tags) {
+		sbq = &tags->breserved_tags;
+	} else {
+		sbq = &tags->bitmap_tags;
+		tag -= tags->nr_reserved_tags;
+	}
+	smq_sbq_clear(sbq, tag, smq_sbq_cpu_hint(sbq));
+}
+
+/**
+ * smq_tags_busy - tags in use
+ * @tags: tag space
+ */
+unsigned int smq_tags_busy(struct smq_tags *tags)
+{
+	return smq_sbitmap_weight(&tags->bitmap_tags.sb) +
+	       smq_sbitmap_weight(&tags->breserved_tags.sb);
+}
+
+static void smq_tag_set_free_tags(struct smq_tag_set *set)
+{
+	unsigned int i;
+
+	if (!set->tags)
+		return;
+	if (set->shared_tags) {
+		smq_tags_free(set, set->shared_tags, 0);
+	} else {
+		for (i = 0; i < set->nr_hw_queues; i++)
+			smq_tags_free(set, set->tags[i], i);
+	}
+	kfree(set->tags);
+	set->tags = NULL;
+	set->shared_tags = NULL;
+}
+
+static struct smq_tags *smq_tag_set_alloc_one(struct smq_tag_set *set,
+					      unsigned int hctx_idx)
+{
+	struct smq_tags *tags;
+
+	tags = smq_tags_alloc(set, set->queue_depth, set->reserved_tags,
+			      set->numa_node);
+	if (tags && smq_tags_alloc_rqs(set, tags, hctx_idx)) {
+		smq_tags_free(set, tags, hctx_idx);
+		tags = NULL;
+	}
+	return tags;
+}
+
+static int smq_tag_set_check(const struct smq_tag_set *set)
+{
+	if (!set->ops || !set->ops->queue_rq || !set->ops->complete) {
+		pr_err("smq_blk: tag set without queue_rq/complete\n");
+		return -EINVAL;
+	}
+	if (!set->nr_hw_queues || set->nr_hw_queues > nr_cpu_ids) {
+		pr_err("smq_blk: nr_hw_queues=%u out of range 1..%u\n",
+		       set->nr_hw_queues, nr_cpu_ids);
+		return -EINVAL;
+	}
+	if (!set->queue_depth || set->queue_depth > 65536 ||
+	    set->reserved_tags >= set->queue_depth) {
+		pr_err("smq_blk: queue_depth=%u reserved_tags=%u invalid\n",
+		       set->queue_depth, set->reserved_tags);
+		return -EINVAL;
+	}
+	if ((set->flags & SMQ_SET_LEGACY) && !smq_legacy_available()) {
+		pr_err("smq_blk: use_blk_mq=N: the legacy single-queue path is not available\n");
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+static int smq_tag_set_map(struct smq_tag_set *set)
+{
+	unsigned int cpu;
+	int ret;
+
+	set->map = kcalloc(nr_cpu_ids, sizeof(*set->map), GFP_KERNEL);
+	if (!set->map)
+		return -ENOMEM;
+	if (set->ops->map_queues) {
+		set->ops->map_queues(set);
+		ret = 0;
+	} else {
+		ret = smq_map_queues_default(set);
+	}
+	if (ret)
+		return ret;
+	for_each_possible_cpu(cpu) {
+		if (set->map[cpu] >= set->nr_hw_queues) {
+			pr_err("smq_blk: CPU %u mapped to queue %u of %u\n", cpu,
+			       set->map[cpu], set->nr_hw_queues);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/**
+ * smq_tag_set_init - validate a tag set, map CPUs, allocate tags/requests
+ * @set: filled in by the driver (ops, nr_hw_queues, queue_depth, ...)
+ *
+ * Return: 0, or -EINVAL (with a message naming the bad value) / -ENOMEM.
+ */
+int smq_tag_set_init(struct smq_tag_set *set)
+{
+	unsigned int i;
+	int ret;
+
+	ret = smq_tag_set_check(set);
+	if (ret)
+		return ret;
+	if (!set->timeout)
+		set->timeout = 30 * HZ;
+	mutex_init(&set->tag_list_lock);
+	INIT_LIST_HEAD(&set->tag_list);
+	ret = smq_tag_set_map(set);
+	if (ret)
+		goto free_map;
+	if (set->flags & SMQ_SET_LEGACY)
+		return 0;
+	ret = -ENOMEM;
+	set->tags = kcalloc(set->nr_hw_queues, sizeof(*set->tags), GFP_KERNEL);
+	if (!set->tags)
+		goto free_map;
+	if (set->flags & SMQ_SET_HOST_TAGSET) {
+		set->shared_tags = smq_tag_set_alloc_one(set, 0);
+		if (!set->shared_tags)
+			goto free_tags;
+		for (i = 0; i < set->nr_hw_queues; i++)
+			set->tags[i] = set->shared_tags;
+		return 0;
+	}
+	for (i = 0; i < set->nr_hw_queues; i++) {
+		set->tags[i] = smq_tag_set_alloc_one(set, i);
+		if (!set->tags[i])
+			goto free_tags;
+	}
+	return 0;
+
+free_tags:
+	smq_tag_set_free_tags(set);
+free_map:
+	kfree(set->map);
+	set->map = NULL;
+	return ret;
+}
+EXPORT_SYMBOL_GPL(smq_tag_set_init);
+
+/**
+ * smq_tag_set_free - free what smq_tag_set_init() allocated
+ * @set: tag set with no queues left
+ */
+void smq_tag_set_free(struct smq_tag_set *set)
+{
+	WARN_ON_ONCE(!list_empty(&set->tag_list));
+	smq_tag_set_free_tags(set);
+	kfree(set->map);
+	set->map = NULL;
+}
+EXPORT_SYMBOL_GPL(smq_tag_set_free);
+
+/**
+ * smq_tagset_busy_iter - call @fn for every in-flight request of a set
+ * @set: tag set
+ * @fn: callback; return false to stop
+ * @data: its cookie
+ *
+ * Requests are visited once each, also with shared tags.  @fn may race
+ * with the request's completion; claim it (smq_rq_claim()) before acting.
+ */
+void smq_tagset_busy_iter(struct smq_tag_set *set,
+			  bool (*fn)(struct smq_request *rq, void *data),
+			  void *data)
+{
+	unsigned int i, tag;
+
+	if (!set->tags)
+		return;
+	for (i = 0; i < set->nr_hw_queues; i++) {
+		struct smq_tags *tags = set->tags[i];
+
+		if (set->shared_tags && i)
+			break;
+		for (tag = 0; tag < tags->nr_tags; tag++) {
+			struct smq_request *rq = READ_ONCE(tags->rqs[tag]);
+
+			if (rq && READ_ONCE(rq->state) == SMQ_RQ_IN_FLIGHT &&
+			    !fn(rq, data))
+				return;
+		}
+	}
+}
+EXPORT_SYMBOL_GPL(smq_tagset_busy_iter);
+
+/**
+ * smq_hctx_index - index of a hardware queue
+ * @hctx: hardware queue
+ */
+unsigned int smq_hctx_index(const struct smq_hw_ctx *hctx)
+{
+	return hctx->queue_num;
+}
+EXPORT_SYMBOL_GPL(smq_hctx_index);
+
+/**
+ * smq_hctx_driver_data - what ->init_hctx stored for a hardware queue
+ * @hctx: hardware queue
+ */
+void *smq_hctx_driver_data(const struct smq_hw_ctx *hctx)
+{
+	return hctx->driver_data;
+}
+EXPORT_SYMBOL_GPL(smq_hctx_driver_data);

@@ -1,0 +1,292 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * smq_blk public API: what the SCSI midlayer (and any other user of the
+ * smq block layer) sees.  Internal structures live in block/smq_blk_int.h.
+ *
+ * Shape, borrowed from blk-mq:
+ *   struct smq_tag_set   - one per host: hardware queue count, depth, tags,
+ *                          preallocated requests, driver ops
+ *   struct smq_queue     - one per LUN: software queues (one per CPU),
+ *                          hardware queues, scheduler, freeze state
+ *   struct smq_request   - one per tag, preallocated; driver data follows
+ *
+ * With SMQ_SET_LEGACY the set describes a legacy (single queue) host: each
+ * queue created on it runs the single-queue, one-lock design instead.
+ */
+#ifndef _SMQ_BLK_H
+#define _SMQ_BLK_H
+
+#include <linux/blkdev.h>
+#include <linux/blk_types.h>
+#include <linux/list.h>
+#include <linux/llist.h>
+#include <linux/smp.h>
+#include <smq/compat.h>
+
+struct smq_queue;
+struct smq_hw_ctx;
+struct smq_tags;
+struct smq_tag_set;
+
+/* Values of struct smq_tag_set.flags */
+#define SMQ_SET_HOST_TAGSET	(1U << 0)	/* one tag space shared by all hctxs */
+#define SMQ_SET_LEGACY		(1U << 1)	/* queues use the single-queue path */
+#define SMQ_SET_SHOULD_MERGE	(1U << 2)	/* try bio merges */
+
+/* Values of struct smq_request.rq_flags */
+#define SMQ_RQF_STARTED		(1U << 0)	/* handed to ->queue_rq */
+#define SMQ_RQF_PASSTHROUGH	(1U << 1)	/* REQ_OP_DRV_*; no bio accounting */
+#define SMQ_RQF_RESERVED	(1U << 2)	/* holds a reserved tag */
+#define SMQ_RQF_ACCT		(1U << 3)	/* disk statistics started */
+#define SMQ_RQF_SCHED		(1U << 4)	/* owned by a scheduler tag */
+#define SMQ_RQF_TIMED_OUT	(1U << 5)	/* ->timeout ran for it */
+#define SMQ_RQF_SORTED		(1U << 6)	/* inside a scheduler's structures */
+#define SMQ_RQF_DONTPREP	(1U << 7)	/* driver prepared it; keep on requeue */
+
+/* Flags for smq_alloc_request() */
+#define SMQ_REQ_NOWAIT		(1U << 0)
+#define SMQ_REQ_RESERVED	(1U << 1)
+
+/* Return of ->timeout */
+enum smq_eh_timer_return {
+	SMQ_EH_DONE,		/* driver completed or will complete it */
+	SMQ_EH_RESET_TIMER,	/* give it another timeout period */
+};
+
+/**
+ * struct smq_request - one block I/O request (preallocated per tag)
+ * @q: queue it belongs to
+ * @hctx: hardware queue it is dispatched on
+ * @mq_ctx: software queue (per CPU) it was queued from
+ * @tag: driver tag, or -1 while it only holds a scheduler tag
+ * @internal_tag: scheduler tag, or -1 without a scheduler
+ * @cmd_flags: operation and flags (REQ_OP_* | REQ_*) as in a bio
+ * @rq_flags: SMQ_RQF_* state bits
+ * @state: SMQ_RQ_IDLE / IN_FLIGHT / COMPLETE (see block/smq_blk_int.h)
+ * @sector: first sector (512 B units)
+ * @data_len: bytes of data
+ * @nr_phys_segments: data segments, for the driver's scatterlist
+ * @bio: first bio of the request's data
+ * @biotail: last bio
+ * @queuelist: for software queue, dispatch and scheduler lists
+ * @submit_cpu: CPU that submitted it (for rq_affinity)
+ * @start_time_ns: allocation time
+ * @io_start_time_ns: time it was handed to the driver
+ * @acct_start: jiffies stamp of disk statistics
+ * @deadline: jiffies when it times out
+ * @timeout: timeout in jiffies (0: queue default)
+ * @fifo_time: scheduler FIFO expiry (jiffies)
+ * @rb_node: scheduler sort tree node
+ * @ipi_node: remote completion list
+ * @end_io: completion callback for passthrough requests
+ * @end_io_data: its argument
+ * @status: completion status
+ * @budget_token: token from ->get_budget, -1 when none held
+ *
+ * Driver private data (tag_set.cmd_size bytes) follows the structure; see
+ * smq_rq_to_pdu().
+ */
+struct smq_request {
+	struct smq_queue *q;
+	struct smq_hw_ctx *hctx;
+	struct smq_ctx *mq_ctx;
+	int tag;
+	int internal_tag;
+	blk_opf_t cmd_flags;
+	unsigned int rq_flags;
+	int state;
+	sector_t sector;
+	unsigned int data_len;
+	unsigned short nr_phys_segments;
+	struct bio *bio;
+	struct bio *biotail;
+	struct list_head queuelist;
+	int submit_cpu;
+	u64 start_time_ns;
+	u64 io_start_time_ns;
+	unsigned long acct_start;
+	unsigned long deadline;
+	unsigned int timeout;
+	unsigned long fifo_time;
+	struct rb_node rb_node;
+	struct llist_node ipi_node;
+	void (*end_io)(struct smq_request *rq, blk_status_t status);
+	void *end_io_data;
+	blk_status_t status;
+	int budget_token;
+};
+
+/**
+ * struct smq_mq_ops - driver entry points of a tag set
+ * @queue_rq: issue one request; BLK_STS_OK when accepted,
+ *	BLK_STS_RESOURCE / BLK_STS_DEV_RESOURCE when busy (the block layer
+ *	requeues it and reruns the queue), any other status fails it.
+ *	@last is false when more requests follow in this batch.
+ * @commit_rqs: the batch ended without a @last == true request
+ * @get_budget: reserve a per-device slot; returns a token >= 0, or -1 when
+ *	the device is busy.  The block layer owns the token: it keeps it in
+ *	rq->budget_token and gives it back through @put_budget when the request
+ *	ends, is requeued, or was not accepted by @queue_rq.  The driver never
+ *	puts a budget itself; whoever frees a slot that others wait for reruns
+ *	their queues (smq_run_hw_queues()).
+ * @put_budget: release a slot obtained with @get_budget
+ * @complete: finish a request the driver signalled with
+ *	smq_complete_request(), in the completion context chosen by rq_affinity
+ * @timeout: the request's deadline passed
+ * @init_request: one-time setup of a preallocated request
+ * @exit_request: undo @init_request
+ * @map_queues: fill set->map (CPU -> hardware queue); default: spread evenly
+ * @init_hctx: per hardware queue setup (optional)
+ */
+struct smq_mq_ops {
+	blk_status_t (*queue_rq)(struct smq_hw_ctx *hctx, struct smq_request *rq,
+				 bool last);
+	void (*commit_rqs)(struct smq_hw_ctx *hctx);
+	int (*get_budget)(struct smq_queue *q);
+	void (*put_budget)(struct smq_queue *q, int budget_token);
+	void (*complete)(struct smq_request *rq);
+	enum smq_eh_timer_return (*timeout)(struct smq_request *rq);
+	int (*init_request)(struct smq_tag_set *set, struct smq_request *rq,
+			    unsigned int hctx_idx, int node);
+	void (*exit_request)(struct smq_tag_set *set, struct smq_request *rq,
+			     unsigned int hctx_idx);
+	void (*map_queues)(struct smq_tag_set *set);
+	int (*init_hctx)(struct smq_hw_ctx *hctx, void *driver_data,
+			 unsigned int hctx_idx);
+};
+
+/**
+ * struct smq_tag_set - tags and requests shared by the queues of one host
+ * @ops: driver operations
+ * @nr_hw_queues: hardware queues (>= 1)
+ * @queue_depth: tags per hardware queue, or in all with SMQ_SET_HOST_TAGSET
+ * @reserved_tags: tags kept back for internal commands (of @queue_depth)
+ * @cmd_size: driver private bytes per request
+ * @numa_node: where to allocate
+ * @timeout: default request timeout in jiffies
+ * @flags: SMQ_SET_*
+ * @driver_data: the driver's pointer (passed to ->init_hctx)
+ * @map: CPU -> hardware queue index, nr_cpu_ids entries (->map_queues fills)
+ * @tags: per hardware queue tags (all point to @shared_tags with
+ *	SMQ_SET_HOST_TAGSET)
+ * @shared_tags: the host-wide tags, or NULL
+ * @tag_list_lock: protects @tag_list
+ * @tag_list: queues using this set
+ * @nr_legacy_requests: request pool size per legacy queue
+ */
+struct smq_tag_set {
+	const struct smq_mq_ops *ops;
+	unsigned int nr_hw_queues;
+	unsigned int queue_depth;
+	unsigned int reserved_tags;
+	unsigned int cmd_size;
+	int numa_node;
+	unsigned int timeout;
+	unsigned int flags;
+	void *driver_data;
+	unsigned int *map;
+	struct smq_tags **tags;
+	struct smq_tags *shared_tags;
+	struct mutex tag_list_lock;
+	struct list_head tag_list;
+	unsigned int nr_legacy_requests;
+};
+
+/**
+ * smq_rq_to_pdu - driver private data of a request
+ * @rq: the request
+ */
+static inline void *smq_rq_to_pdu(struct smq_request *rq)
+{
+	return rq + 1;
+}
+
+/**
+ * smq_rq_from_pdu - the request that holds driver private data @pdu
+ * @pdu: pointer returned by smq_rq_to_pdu()
+ */
+static inline struct smq_request *smq_rq_from_pdu(void *pdu)
+{
+	return (struct smq_request *)pdu - 1;
+}
+
+static inline enum req_op smq_rq_op(const struct smq_request *rq)
+{
+	return rq->cmd_flags & REQ_OP_MASK;
+}
+
+static inline sector_t smq_rq_pos(const struct smq_request *rq)
+{
+	return rq->sector;
+}
+
+static inline unsigned int smq_rq_bytes(const struct smq_request *rq)
+{
+	return rq->data_len;
+}
+
+static inline unsigned int smq_rq_sectors(const struct smq_request *rq)
+{
+	return rq->data_len >> SECTOR_SHIFT;
+}
+
+static inline bool smq_rq_is_passthrough(const struct smq_request *rq)
+{
+	return rq->rq_flags & SMQ_RQF_PASSTHROUGH;
+}
+
+/* Tag sets */
+int smq_tag_set_init(struct smq_tag_set *set);
+void smq_tag_set_free(struct smq_tag_set *set);
+unsigned int smq_hctx_index(const struct smq_hw_ctx *hctx);
+void *smq_hctx_driver_data(const struct smq_hw_ctx *hctx);
+void smq_tagset_busy_iter(struct smq_tag_set *set,
+			  bool (*fn)(struct smq_request *rq, void *data),
+			  void *data);
+int smq_map_queues_spread(struct smq_tag_set *set);
+int smq_map_queues_affinity(struct smq_tag_set *set,
+			    const struct cpumask *const *masks);
+
+/* Queues and disks */
+struct smq_queue *smq_queue_create(struct smq_tag_set *set, void *queuedata);
+void smq_queue_destroy(struct smq_queue *q);
+void *smq_queue_data(const struct smq_queue *q);
+struct smq_tag_set *smq_queue_tag_set(const struct smq_queue *q);
+bool smq_queue_is_legacy(const struct smq_queue *q);
+struct gendisk *smq_alloc_disk(struct smq_queue *q,
+			       const struct smq_disk_limits *lim,
+			       const struct block_device_operations *fops,
+			       void *private_data);
+int smq_queue_register(struct smq_queue *q, struct gendisk *disk);
+void smq_queue_unregister(struct smq_queue *q);
+void smq_submit_bio(struct bio *bio);
+
+/* Freeze (drain and block entry) and quiesce (stop dispatch) */
+void smq_freeze_queue(struct smq_queue *q);
+void smq_unfreeze_queue(struct smq_queue *q);
+void smq_quiesce_queue(struct smq_queue *q);
+void smq_unquiesce_queue(struct smq_queue *q);
+void smq_set_queue_dying(struct smq_queue *q);
+
+/* Running hardware queues */
+void smq_run_hw_queues(struct smq_queue *q, bool async);
+void smq_delay_run_hw_queues(struct smq_queue *q, unsigned long msecs);
+
+/* Driver side of a request */
+void smq_start_request(struct smq_request *rq);
+void smq_complete_request(struct smq_request *rq);
+bool smq_rq_claim(struct smq_request *rq);
+void smq_end_request(struct smq_request *rq, blk_status_t status);
+void smq_requeue_request(struct smq_request *rq, bool kick);
+unsigned int smq_rq_map_sg(struct smq_request *rq, struct scatterlist *sgl,
+			   unsigned int max_ents);
+
+/* Passthrough requests (SG_IO, scan, internal commands) */
+struct smq_request *smq_alloc_request(struct smq_queue *q, blk_opf_t opf,
+				      unsigned int flags);
+void smq_free_request(struct smq_request *rq);
+int smq_rq_map_kern(struct smq_request *rq, void *buf, unsigned int len,
+		    gfp_t gfp);
+blk_status_t smq_execute_rq(struct smq_request *rq);
+
+#endif /* _SMQ_BLK_H */

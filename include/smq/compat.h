@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shims for kernel API differences between the kernels smq supports
+ * (Debian 6.1 and 6.12).  Every difference lives here, named after the API
+ * it wraps and commented with the release that changed it, so the rest of
+ * the tree has no version checks.
+ */
+#ifndef _SMQ_COMPAT_H
+#define _SMQ_COMPAT_H
+
+#include <linux/version.h>
+#include <linux/blkdev.h>
+#include <linux/bio.h>
+#include <linux/err.h>
+
+/**
+ * struct smq_disk_limits - the queue limits smq sets on its gendisks
+ *
+ * A version-neutral subset of struct queue_limits: 6.9 started passing the
+ * limits to blk_alloc_disk(), 6.1 sets them one by one on the queue.
+ */
+struct smq_disk_limits {
+	unsigned int logical_block_size;
+	unsigned int physical_block_size;
+	unsigned int max_hw_sectors;
+	unsigned short max_segments;
+	unsigned int max_segment_size;
+	unsigned int io_min;
+	unsigned int io_opt;
+	unsigned int max_discard_sectors;
+	unsigned int discard_granularity;
+	unsigned int max_write_zeroes_sectors;
+	bool write_cache;
+	bool fua;
+	bool rotational;
+};
+
+/*
+ * blk_mode_t: 6.5 replaced fmode_t in block_device_operations with
+ * blk_mode_t.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
+typedef fmode_t smq_blk_mode_t;
+#else
+typedef blk_mode_t smq_blk_mode_t;
+#endif
+
+/*
+ * block_device_operations ->open/->release: 6.5 changed open to take the
+ * gendisk and a blk_mode_t, and dropped the mode from release.  Drivers
+ * write SMQ_BDOPS_OPEN(name) / SMQ_BDOPS_RELEASE(name) to declare a handler
+ * whose body sees "struct gendisk *disk".
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
+#define SMQ_BDOPS_OPEN(fn)						\
+	static int fn##_disk(struct gendisk *disk);			\
+	static int fn(struct block_device *bdev, fmode_t mode)		\
+	{ return fn##_disk(bdev->bd_disk); }				\
+	static int fn##_disk(struct gendisk *disk)
+#define SMQ_BDOPS_RELEASE(fn)						\
+	static void fn##_disk(struct gendisk *disk);			\
+	static void fn(struct gendisk *disk, fmode_t mode)		\
+	{ fn##_disk(disk); }						\
+	static void fn##_disk(struct gendisk *disk)
+#else
+#define SMQ_BDOPS_OPEN(fn)						\
+	static int fn##_disk(struct gendisk *disk);			\
+	static int fn(struct gendisk *disk, blk_mode_t mode)		\
+	{ return fn##_disk(disk); }					\
+	static int fn##_disk(struct gendisk *disk)
+#define SMQ_BDOPS_RELEASE(fn)						\
+	static void fn(struct gendisk *disk)
+#endif
+
+/**
+ * smq_compat_alloc_disk - allocate a bio-based gendisk with limits
+ * @lim: limits to apply
+ * @node: NUMA node
+ *
+ * blk_alloc_disk(): 6.9 added the queue_limits argument and an ERR_PTR
+ * return; 6.1 returns NULL on failure and takes setters afterwards.
+ * 6.10 turned queue flags such as write cache, FUA, rotational and I/O
+ * statistics into limit features.
+ *
+ * Return: the disk or an ERR_PTR.
+ */
+static inline struct gendisk *
+smq_compat_alloc_disk(const struct smq_disk_limits *lim, int node)
+{
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 9, 0)
+	struct gendisk *disk = blk_alloc_disk(node);
+	struct request_queue *q;
+
+	if (!disk)
+		return ERR_PTR(-ENOMEM);
+	q = disk->queue;
+	blk_queue_logical_block_size(q, lim->logical_block_size);
+	blk_queue_physical_block_size(q, lim->physical_block_size);
+	blk_queue_max_hw_sectors(q, lim->max_hw_sectors);
+	blk_queue_max_segments(q, lim->max_segments);
+	blk_queue_max_segment_size(q, lim->max_segment_size);
+	if (lim->io_min)
+		blk_queue_io_min(q, lim->io_min);
+	if (lim->io_opt)
+		blk_queue_io_opt(q, lim->io_opt);
+	if (lim->max_discard_sectors) {
+		blk_queue_max_discard_sectors(q, lim->max_discard_sectors);
+		q->limits.discard_granularity = lim->discard_granularity;
+	}
+	blk_queue_max_write_zeroes_sectors(q, lim->max_write_zeroes_sectors);
+	blk_queue_write_cache(q, lim->write_cache, lim->fua);
+	if (lim->rotational)
+		blk_queue_flag_clear(QUEUE_FLAG_NONROT, q);
+	else
+		blk_queue_flag_set(QUEUE_FLAG_NONROT, q);
+	blk_queue_flag_set(QUEUE_FLAG_IO_STAT, q);
+	blk_queue_flag_set(QUEUE_FLAG_NOWAIT, q);
+	return disk;
+#else
+	struct queue_limits ql = {
+		.logical_block_size = lim->logical_block_size,
+		.physical_block_size = lim->physical_block_size,
+		.max_hw_sectors = lim->max_hw_sectors,
+		.max_segments = lim->max_segments,
+		.max_segment_size = lim->max_segment_size,
+		.io_min = lim->io_min,
+		.io_opt = lim->io_opt,
+		.max_hw_discard_sectors = lim->max_discard_sectors,
+		.discard_granularity = lim->discard_granularity,
+		.max_write_zeroes_sectors = lim->max_write_zeroes_sectors,
+		.features = BLK_FEAT_IO_STAT | BLK_FEAT_NOWAIT,
+	};
+
+	if (lim->write_cache)
+		ql.features |= BLK_FEAT_WRITE_CACHE;
+	if (lim->write_cache && lim->fua)
+		ql.features |= BLK_FEAT_FUA;
+	if (lim->rotational)
+		ql.features |= BLK_FEAT_ROTATIONAL;
+	return blk_alloc_disk(&ql, node);
+#endif
+}
+
+/**
+ * smq_compat_io_acct_start - start block I/O statistics for a request
+ * @bdev: the disk's whole-device block_device
+ * @op: operation
+ * @sectors: size in sectors
+ * @start: jiffies when the request was created
+ *
+ * bdev_start_io_acct(): 6.3 (bdev_*) moved the sector count from start to
+ * end.
+ *
+ * Return: the start time in jiffies, to hand to smq_compat_io_acct_end().
+ */
+static inline unsigned long smq_compat_io_acct_start(struct block_device *bdev,
+						     enum req_op op,
+						     unsigned int sectors,
+						     unsigned long start)
+{
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 3, 0)
+	return bdev_start_io_acct(bdev, sectors, op, start);
+#else
+	return bdev_start_io_acct(bdev, op, start);
+#endif
+}
+
+/**
+ * smq_compat_io_acct_end - end block I/O statistics for a request
+ * @bdev: the disk's whole-device block_device
+ * @op: operation
+ * @sectors: size in sectors
+ * @start: value returned by smq_compat_io_acct_start()
+ */
+static inline void smq_compat_io_acct_end(struct block_device *bdev,
+					  enum req_op op, unsigned int sectors,
+					  unsigned long start)
+{
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 3, 0)
+	bdev_end_io_acct(bdev, op, start);
+#else
+	bdev_end_io_acct(bdev, op, sectors, start);
+#endif
+}
+
+/*
+ * disk->part0: 6.1 and 6.12 both have it; kept as a helper so a later
+ * change has one place to go.
+ */
+static inline struct block_device *smq_compat_disk_bdev(struct gendisk *disk)
+{
+	return disk->part0;
+}
+
+/*
+ * BLK_STS_RESV_CONFLICT: 6.5 renamed BLK_STS_NEXUS (a SCSI reservation
+ * conflict) to BLK_STS_RESV_CONFLICT; same value.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
+#define SMQ_BLK_STS_RESV_CONFLICT	BLK_STS_NEXUS
+#else
+#define SMQ_BLK_STS_RESV_CONFLICT	BLK_STS_RESV_CONFLICT
+#endif
+
+/**
+ * smq_compat_mode_write - whether a block device was opened for writing
+ * @mode: the mode block_device_operations ->ioctl got
+ *
+ * blk_mode_t: 6.5 replaced FMODE_WRITE with BLK_OPEN_WRITE.
+ */
+static inline bool smq_compat_mode_write(smq_blk_mode_t mode)
+{
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
+	return mode & FMODE_WRITE;
+#else
+	return mode & BLK_OPEN_WRITE;
+#endif
+}
+
+#endif /* _SMQ_COMPAT_H */

@@ -1,0 +1,449 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * smq_scsi public API: the SCSI midlayer as seen by low-level drivers
+ * (smq_sas, smq_iser).  The host template is the seam between the
+ * midlayer and a driver, like struct scsi_host_template in Linux.
+ *
+ * Object model:
+ *   struct smq_scsi_host    - one HBA / iSCSI session; owns one smq_tag_set
+ *   struct smq_scsi_device  - one LUN (H:C:T:L); owns one smq_queue and,
+ *                             for disks, the sd-style gendisk
+ *   struct smq_scsi_cmnd    - driver data of each smq_request; the
+ *                             template's cmd_size bytes follow it
+ *   struct smq_scsi_target  - one target (H:C:T), parent of its LUNs
+ *
+ * Driver contract (see also Documentation/scsi.md):
+ *  - ->queuecommand(shost, cmd) is called with the command fully prepared
+ *    (CDB, direction, scatterlist, transfer_len) and its request started.
+ *    It returns 0 when it took the command, or SMQ_MLQUEUE_HOST_BUSY /
+ *    SMQ_MLQUEUE_DEVICE_BUSY when it cannot take it now (the midlayer
+ *    retries later; the driver must then not touch the command again).
+ *    It must not sleep: it runs in the block layer's dispatch, which may
+ *    be atomic.
+ *  - For every command it took, the driver calls smq_scsi_done(cmd) once,
+ *    from any context, after setting cmd->result (host byte << 16 | SAM
+ *    status), cmd->resid and, with CHECK CONDITION, cmd->sense_buffer /
+ *    cmd->sense_len.  It may call it from inside ->queuecommand.  After
+ *    smq_scsi_done() the command belongs to the midlayer again: it may
+ *    already be reused by the time smq_scsi_done() returns.
+ *  - Timeouts: when a command's timeout expires the midlayer calls
+ *    ->eh_timed_out (optional; SMQ_EH_RESET_TIMER gives it another
+ *    period).  Otherwise exactly one of the driver's completion and the
+ *    timeout wins (the block layer's claim on the request): a
+ *    smq_scsi_done() that loses is ignored.  When the timeout wins, the
+ *    midlayer's error handler (process context, one action at a time per
+ *    host) calls ->eh_abort_handler(cmd).  SMQ_EH_SUCCESS promises that
+ *    the driver has forgotten the command: it will never touch its data
+ *    or call smq_scsi_done() for it again.  The midlayer then retries the
+ *    command (cmd->retries < cmd->allowed) or fails it with
+ *    DID_TIME_OUT.  On SMQ_EH_FAILED (or no handler) it escalates to
+ *    ->eh_device_reset_handler(cmd) and then ->eh_host_reset_handler(cmd);
+ *    a reset handler returning SMQ_EH_SUCCESS promises the same for every
+ *    command of the LUN / host that it did not complete.  If every step
+ *    fails, the LUN is set offline and the command fails; the driver must
+ *    still never complete it afterwards.
+ *  - smq_scsi_remove_host() returns once every command has completed; the
+ *    driver keeps completing commands until then.
+ */
+#ifndef _SMQ_SCSI_H
+#define _SMQ_SCSI_H
+
+#include <linux/device.h>
+#include <linux/dma-direction.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/rwsem.h>
+#include <linux/scatterlist.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+#include <smq/blk.h>
+
+#define SMQ_MAX_CDB		32
+#define SMQ_SENSE_BUFFERSIZE	96
+
+/* Return values of ->queuecommand besides 0 */
+#define SMQ_MLQUEUE_HOST_BUSY	0x1055
+#define SMQ_MLQUEUE_DEVICE_BUSY	0x1056
+
+/* Host byte of smq_scsi_cmnd.result (bits 16..23); status is bits 0..7 */
+enum smq_host_byte {
+	SMQ_DID_OK = 0x00,
+	SMQ_DID_NO_CONNECT = 0x01,
+	SMQ_DID_BUS_BUSY = 0x02,
+	SMQ_DID_TIME_OUT = 0x03,
+	SMQ_DID_BAD_TARGET = 0x04,
+	SMQ_DID_ABORT = 0x05,
+	SMQ_DID_ERROR = 0x07,
+	SMQ_DID_RESET = 0x08,
+	SMQ_DID_REQUEUE = 0x0d,
+	SMQ_DID_TRANSPORT_DISRUPTED = 0x0e,
+};
+
+/* Error handler return values */
+#define SMQ_EH_SUCCESS	0x2002
+#define SMQ_EH_FAILED	0x2003
+
+struct smq_scsi_host;
+struct smq_scsi_device;
+
+/**
+ * struct smq_scsi_cmnd - one SCSI command (driver data of an smq_request)
+ * @device: the LUN
+ * @cmnd: CDB
+ * @cmd_len: CDB length
+ * @sc_data_direction: DMA_TO_DEVICE, DMA_FROM_DEVICE or DMA_NONE
+ * @sgl: data scatterlist (preallocated, sg_tablesize entries)
+ * @sg_count: entries used in @sgl
+ * @transfer_len: bytes to transfer
+ * @resid: bytes not transferred, set by the driver
+ * @result: host byte << 16 | SAM status, set by the driver
+ * @sense_buffer: sense data, set by the driver with CHECK CONDITION
+ * @sense_len: valid bytes in @sense_buffer
+ * @retries: retries so far
+ * @allowed: retries allowed
+ * @jiffies_at_alloc: when the command was first prepared
+ * @host_scribble: for the driver
+ * @state: SMQ_SCMD_STATE_* bits (midlayer)
+ * @flags: SMQ_SCMD_* (midlayer)
+ * @eh_work: the error handler's work for this command (midlayer)
+ * @payload: small midlayer-owned buffer (UNMAP parameter list), in the
+ *	same allocation as @sgl (midlayer)
+ */
+struct smq_scsi_cmnd {
+	struct smq_scsi_device *device;
+	u8 cmnd[SMQ_MAX_CDB];
+	unsigned short cmd_len;
+	enum dma_data_direction sc_data_direction;
+	struct scatterlist *sgl;
+	unsigned int sg_count;
+	unsigned int transfer_len;
+	unsigned int resid;
+	int result;
+	u8 sense_buffer[SMQ_SENSE_BUFFERSIZE];
+	unsigned int sense_len;
+	int retries;
+	int allowed;
+	unsigned long jiffies_at_alloc;
+	void *host_scribble;
+	unsigned long state;
+	unsigned int flags;
+	struct work_struct eh_work;
+	u8 *payload;
+};
+
+/* smq_scsi_cmnd.state bits */
+#define SMQ_SCMD_STATE_INFLIGHT	0	/* handed to ->queuecommand */
+
+/* smq_scsi_cmnd.flags */
+#define SMQ_SCMD_TIMED_OUT	(1U << 0)	/* the error handler owns it */
+
+/**
+ * struct smq_host_template - what a low-level driver provides
+ * @module: owner (pinned while hosts exist)
+ * @name: driver name
+ * @queuecommand: start a command; return 0, or SMQ_MLQUEUE_HOST_BUSY /
+ *	SMQ_MLQUEUE_DEVICE_BUSY to have it retried later.  The driver later
+ *	calls smq_scsi_done() exactly once per accepted command, from any
+ *	context (hard/soft irq, timer, process).
+ * @commit_rqs: the midlayer ended a batch (kick the hardware)
+ * @map_queues: fill shost->tag_set.map (CPU -> hardware queue) from the
+ *	driver's reply-queue affinity; NULL: spread evenly
+ * @eh_timed_out: a command's timeout expired; SMQ_EH_RESET_TIMER to wait
+ *	more, SMQ_EH_DONE to let the midlayer's error handling run
+ * @eh_abort_handler: abort one command (SMQ_EH_SUCCESS / SMQ_EH_FAILED)
+ * @eh_device_reset_handler: reset a LUN
+ * @eh_host_reset_handler: reset the host
+ * @slave_alloc: a LUN was found; set up per-LUN data (sdev->hostdata)
+ * @slave_configure: the LUN was scanned; adjust queue depth etc.
+ * @slave_destroy: the LUN goes away
+ * @init_cmd_priv: set up the driver private data of a preallocated command
+ * @exit_cmd_priv: undo @init_cmd_priv
+ * @can_queue: commands the host accepts at once (tag depth)
+ * @cmd_per_lun: default queue depth of a LUN
+ * @sg_tablesize: scatterlist entries per command
+ * @max_sectors: largest command in 512 B sectors
+ * @max_segment_size: largest segment in bytes
+ * @cmd_size: driver private bytes per command (smq_scsi_cmd_priv())
+ * @nr_reserved_cmds: tags kept for internal commands
+ * @shost_groups: extra sysfs attributes of the host
+ * @sdev_groups: extra sysfs attributes of each LUN
+ */
+struct smq_host_template {
+	struct module *module;
+	const char *name;
+	int (*queuecommand)(struct smq_scsi_host *shost, struct smq_scsi_cmnd *cmd);
+	void (*commit_rqs)(struct smq_scsi_host *shost, u16 hwq);
+	void (*map_queues)(struct smq_scsi_host *shost);
+	enum smq_eh_timer_return (*eh_timed_out)(struct smq_scsi_cmnd *cmd);
+	int (*eh_abort_handler)(struct smq_scsi_cmnd *cmd);
+	int (*eh_device_reset_handler)(struct smq_scsi_cmnd *cmd);
+	int (*eh_host_reset_handler)(struct smq_scsi_cmnd *cmd);
+	int (*slave_alloc)(struct smq_scsi_device *sdev);
+	int (*slave_configure)(struct smq_scsi_device *sdev);
+	void (*slave_destroy)(struct smq_scsi_device *sdev);
+	int (*init_cmd_priv)(struct smq_scsi_host *shost, struct smq_scsi_cmnd *cmd);
+	void (*exit_cmd_priv)(struct smq_scsi_host *shost, struct smq_scsi_cmnd *cmd);
+	int can_queue;
+	unsigned short cmd_per_lun;
+	unsigned short sg_tablesize;
+	unsigned int max_sectors;
+	unsigned int max_segment_size;
+	unsigned int cmd_size;
+	unsigned int nr_reserved_cmds;
+	const struct attribute_group **shost_groups;
+	const struct attribute_group **sdev_groups;
+};
+
+enum smq_host_state {
+	SMQ_HOST_CREATED = 1,
+	SMQ_HOST_RUNNING,
+	SMQ_HOST_RECOVERY,
+	SMQ_HOST_DEL,
+	SMQ_HOST_CANCEL,	/* removal started: no new scans, I/O drains */
+};
+
+/**
+ * struct smq_scsi_host - one host adapter
+ * @hostt: driver template
+ * @host_no: unique number (hostN)
+ * @shost_gendev: the host's device (parent of targets and LUNs)
+ * @shost_dev: class device under /sys/class/smq_host/hostN
+ * @tag_set: block layer tag set shared by all LUNs of the host
+ * @host_lock: protects @__devices, @starved_list, @shost_state and, on the
+ *	legacy path, @host_busy
+ * @__devices: LUNs of the host
+ * @starved_list: LUNs waiting for a host slot
+ * @shost_state: SMQ_HOST_*
+ * @host_busy: commands outstanding (legacy path; mq counts busy tags)
+ * @host_wait: error handling waits here
+ * @can_queue: copy of the template's, may be changed by the driver before
+ *	smq_scsi_add_host()
+ * @cmd_per_lun: likewise
+ * @sg_tablesize: likewise
+ * @max_sectors: likewise
+ * @nr_hw_queues: hardware (reply) queues exposed to the block layer
+ * @host_tagset: one host-wide tag space shared by all hardware queues
+ * @use_blk_mq: true for the mq path, false for the legacy path
+ * @max_channel: highest channel number
+ * @max_id: targets per channel (ids 0..max_id-1)
+ * @max_lun: LUNs per target (0..max_lun-1)
+ * @this_id: id of the host itself, -1 none
+ * @max_segment_size: likewise (bytes)
+ * @nr_reserved_cmds: likewise
+ * @shost_data: midlayer private state of the host (scsi/ internal)
+ * @scan_mutex: serializes scanning, LUN addition and removal
+ * @targets: targets of the host (protected by @scan_mutex)
+ * @eh_wq: ordered workqueue running the error handler of this host
+ * @eh_active: error handler actions queued or running
+ * @host_eh_scheduled: timed-out commands handled since the host was added
+ * @hostdata: driver private data (smq_shost_priv())
+ */
+struct smq_scsi_host {
+	const struct smq_host_template *hostt;
+	unsigned int host_no;
+	struct device shost_gendev;
+	struct device shost_dev;
+	struct smq_tag_set tag_set;
+	spinlock_t host_lock;
+	struct list_head __devices;
+	struct list_head starved_list;
+	enum smq_host_state shost_state;
+	unsigned int host_busy;
+	wait_queue_head_t host_wait;
+	int can_queue;
+	unsigned short cmd_per_lun;
+	unsigned short sg_tablesize;
+	unsigned int max_sectors;
+	unsigned int nr_hw_queues;
+	bool host_tagset;
+	bool use_blk_mq;
+	unsigned int max_channel;
+	unsigned int max_id;
+	u64 max_lun;
+	int this_id;
+	unsigned int max_segment_size;
+	unsigned int nr_reserved_cmds;
+	void *shost_data;
+	struct mutex scan_mutex;
+	struct list_head targets;
+	struct workqueue_struct *eh_wq;
+	atomic_t eh_active;
+	atomic_t host_eh_scheduled;
+	unsigned long hostdata[] __aligned(sizeof(unsigned long));
+};
+
+enum smq_sdev_state {
+	SMQ_SDEV_CREATED = 1,
+	SMQ_SDEV_RUNNING,
+	SMQ_SDEV_BLOCK,
+	SMQ_SDEV_OFFLINE,
+	SMQ_SDEV_DEL,
+	SMQ_SDEV_CANCEL,	/* removal started: I/O still accepted to drain */
+};
+
+/**
+ * struct smq_scsi_target - one target (H:C:T)
+ * @dev: "targetH:C:T", child of the host, parent of its LUNs
+ * @host: its host
+ * @channel: channel number
+ * @id: target id
+ * @entry: entry in host->targets
+ * @nr_luns: LUNs added under it (protected by host->scan_mutex)
+ * @added: @dev is in sysfs
+ */
+struct smq_scsi_target {
+	struct device dev;
+	struct smq_scsi_host *host;
+	unsigned int channel;
+	unsigned int id;
+	struct list_head entry;
+	unsigned int nr_luns;
+	bool added;
+};
+
+/**
+ * struct smq_scsi_device - one logical unit
+ * @host: its host
+ * @channel: channel number
+ * @id: target id
+ * @lun: logical unit number
+ * @sdev_gendev: the LUN's device, named "H:C:T:L"; parent of its disk
+ * @queue: its block layer queue
+ * @siblings: entry in host->__devices
+ * @starved_entry: entry in host->starved_list
+ * @device_busy: commands outstanding
+ * @queue_depth: limit on @device_busy
+ * @sdev_state: SMQ_SDEV_*
+ * @type: peripheral device type (0: disk)
+ * @scsi_level: SPC version + 1, as Linux counts
+ * @vendor: INQUIRY vendor, NUL-terminated
+ * @model: INQUIRY product, NUL-terminated
+ * @rev: INQUIRY revision, NUL-terminated
+ * @iorequest_cnt: commands issued
+ * @iodone_cnt: commands completed
+ * @ioerr_cnt: commands completed with an error
+ * @hostdata: driver per-LUN data
+ * @disk: the sd-style disk driver's data, or NULL
+ * @sdev_target: its target
+ * @timeout: command timeout in jiffies (sysfs "timeout", seconds)
+ * @sg_timeout: default SG_IO timeout in jiffies (SG_SET_TIMEOUT)
+ * @queue_rwsem: held for reading while an ioctl uses @queue, for writing
+ *	while removal destroys it (@queue is NULL afterwards)
+ * @inquiry: standard INQUIRY data (kmalloc'ed), @inquiry_len bytes
+ * @inquiry_len: valid bytes in @inquiry
+ * @vpd_pg80: VPD page 0x80 (unit serial number) or NULL
+ * @vpd_pg80_len: its length
+ * @vpd_pg83: VPD page 0x83 (device identification) or NULL
+ * @vpd_pg83_len: its length
+ * @vpd_pages: VPD pages the LUN lists in page 0x00 (bit per page of
+ *	0x80, 0x83, 0xb0, 0xb1, 0xb2: SMQ_VPD_HAS_*)
+ * @is_visible: sdev_gendev was added to sysfs
+ * @offline_logged: "rejecting I/O to offline device" was printed
+ */
+struct smq_scsi_device {
+	struct smq_scsi_host *host;
+	unsigned int channel;
+	unsigned int id;
+	u64 lun;
+	struct device sdev_gendev;
+	struct smq_queue *queue;
+	struct list_head siblings;
+	struct list_head starved_entry;
+	atomic_t device_busy;
+	unsigned int queue_depth;
+	enum smq_sdev_state sdev_state;
+	u8 type;
+	u8 scsi_level;
+	char vendor[9];
+	char model[17];
+	char rev[5];
+	atomic_t iorequest_cnt;
+	atomic_t iodone_cnt;
+	atomic_t ioerr_cnt;
+	void *hostdata;
+	void *disk;
+	struct smq_scsi_target *sdev_target;
+	unsigned int timeout;
+	unsigned int sg_timeout;
+	struct rw_semaphore queue_rwsem;
+	u8 *inquiry;
+	unsigned int inquiry_len;
+	u8 *vpd_pg80;
+	unsigned int vpd_pg80_len;
+	u8 *vpd_pg83;
+	unsigned int vpd_pg83_len;
+	unsigned int vpd_pages;
+	bool is_visible;
+	bool offline_logged;
+};
+
+/* smq_scsi_device.vpd_pages */
+#define SMQ_VPD_HAS_80		(1U << 0)
+#define SMQ_VPD_HAS_83		(1U << 1)
+#define SMQ_VPD_HAS_B0		(1U << 2)
+#define SMQ_VPD_HAS_B1		(1U << 3)
+#define SMQ_VPD_HAS_B2		(1U << 4)
+
+/**
+ * smq_shost_priv - driver private data of a host
+ * @shost: the host
+ */
+static inline void *smq_shost_priv(struct smq_scsi_host *shost)
+{
+	return shost->hostdata;
+}
+
+/**
+ * smq_scsi_cmd_priv - driver private data of a command
+ * @cmd: the command
+ */
+static inline void *smq_scsi_cmd_priv(struct smq_scsi_cmnd *cmd)
+{
+	return cmd + 1;
+}
+
+/**
+ * smq_scsi_cmd_to_rq - block layer request carrying a command
+ * @cmd: the command
+ */
+static inline struct smq_request *smq_scsi_cmd_to_rq(struct smq_scsi_cmnd *cmd)
+{
+	return smq_rq_from_pdu(cmd);
+}
+
+/**
+ * smq_scsi_cmd_hwq - hardware queue a command was dispatched on
+ * @cmd: the command
+ *
+ * A driver with several reply queues completes the command on this one.
+ */
+u16 smq_scsi_cmd_hwq(struct smq_scsi_cmnd *cmd);
+
+/**
+ * smq_scsi_cmd_tag - the command's unique tag within its host
+ * @cmd: the command
+ */
+u32 smq_scsi_cmd_tag(struct smq_scsi_cmnd *cmd);
+
+static inline void smq_scsi_set_result(struct smq_scsi_cmnd *cmd, u8 host_byte,
+				       u8 status)
+{
+	cmd->result = (host_byte << 16) | status;
+}
+
+/* Host lifetime */
+struct smq_scsi_host *smq_scsi_host_alloc(const struct smq_host_template *t,
+					  int privsize);
+int smq_scsi_add_host(struct smq_scsi_host *shost, struct device *parent);
+void smq_scsi_scan_host(struct smq_scsi_host *shost);
+void smq_scsi_remove_host(struct smq_scsi_host *shost);
+void smq_scsi_host_put(struct smq_scsi_host *shost);
+
+/* Commands */
+void smq_scsi_done(struct smq_scsi_cmnd *cmd);
+int smq_scsi_change_queue_depth(struct smq_scsi_device *sdev, int depth);
+unsigned int smq_scsi_host_busy(struct smq_scsi_host *shost);
+
+#endif /* _SMQ_SCSI_H */
