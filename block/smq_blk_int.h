@@ -234,6 +234,28 @@ void smq_rq_init_bio(struct smq_request *rq, struct bio *bio,
 		     unsigned int nr_segs);
 unsigned int smq_bio_segments(struct smq_queue *q, struct bio *bio);
 
+/**
+ * struct smq_plug_cb - requests batched by one task's blk_plug for a queue
+ * @cb: the block core's plug callback (must be first)
+ * @list: requests in submission order
+ * @count: entries in @list
+ */
+struct smq_plug_cb {
+	struct blk_plug_cb cb;
+	struct list_head list;
+	unsigned int count;
+};
+
+/* smq_submit.c */
+bool smq_rq_try_merge(struct smq_queue *q, struct smq_request *rq,
+		      struct bio *bio, unsigned int nr_segs);
+struct smq_plug_cb *smq_get_plug(struct smq_queue *q);
+bool smq_plug_merge(struct smq_queue *q, struct smq_plug_cb *plug,
+		    struct bio *bio, unsigned int nr_segs);
+void smq_plug_add(struct smq_queue *q, struct smq_plug_cb *plug,
+		  struct smq_request *rq);
+void smq_fail_bio(struct smq_queue *q, struct bio *bio);
+
 /* smq_dispatch.c */
 void smq_run_work_fn(struct work_struct *work);
 void smq_put_budget(struct smq_request *rq);

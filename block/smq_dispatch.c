@@ -310,6 +310,10 @@ void smq_insert_request(struct smq_request *rq, bool at_head, bool run,
 	struct smq_hw_ctx *hctx = rq->hctx;
 	struct smq_queue *q = rq->q;
 
+	if (q->legacy) {
+		smq_legacy_insert(rq);
+		return;
+	}
 	atomic_long_inc(&hctx->stats.queued);
 	if (at_head || (rq->rq_flags & (SMQ_RQF_STARTED | SMQ_RQF_PASSTHROUGH))) {
 		spin_lock(&hctx->lock);

@@ -125,6 +125,8 @@ void smq_set_queue_dying(struct smq_queue *q)
 
 	set_bit(SMQ_Q_DYING, &q->flags);
 	wake_up_all(&q->freeze_wq);
+	if (q->legacy)
+		smq_legacy_wake_all(q);
 	for (i = 0; i < q->nr_hw_queues; i++) {
 		struct smq_tags *tags = q->hctxs[i]->tags;
 

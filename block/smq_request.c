@@ -7,6 +7,7 @@
 #include <linux/scatterlist.h>
 #include "smq_blk_int.h"
 #include "smq_sched.h"
+#include "smq_legacy.h"
 
 static void smq_rq_init(struct smq_request *rq, struct smq_queue *q,
 			struct smq_ctx *ctx, struct smq_hw_ctx *hctx,
@@ -59,6 +60,8 @@ struct smq_request *smq_get_request(struct smq_queue *q, blk_opf_t opf,
 	struct smq_ctx *ctx;
 	int tag;
 
+	if (q->legacy)
+		return smq_legacy_get_request(q, opf, nowait);
 	ctx = raw_cpu_ptr(q->queue_ctx);
 	hctx = ctx->hctx;
 	tags = (q->sched && !reserved) ? hctx->sched_tags : hctx->tags;
@@ -113,6 +116,10 @@ void smq_free_request_tags(struct smq_request *rq)
 	struct smq_hw_ctx *hctx = rq->hctx;
 	struct smq_queue *q = rq->q;
 
+	if (q->legacy) {
+		smq_legacy_free_request(rq);
+		return;
+	}
 	if (q->sched && q->sched->finish_request)
 		q->sched->finish_request(rq);
 	WRITE_ONCE(rq->state, SMQ_RQ_IDLE);

@@ -17,18 +17,6 @@
 /* Queued requests a merge attempt looks at */
 #define SMQ_MERGE_SCAN		8
 
-/**
- * struct smq_plug_cb - requests batched by one task's blk_plug for a queue
- * @cb: the block core's plug callback (must be first)
- * @list: requests in submission order
- * @count: entries in @list
- */
-struct smq_plug_cb {
-	struct blk_plug_cb cb;
-	struct list_head list;
-	unsigned int count;
-};
-
 static bool smq_rq_mergeable(struct smq_request *rq, struct bio *bio)
 {
 	blk_opf_t nomerge = REQ_NOMERGE_FLAGS | REQ_FUA;
@@ -44,8 +32,16 @@ static bool smq_rq_mergeable(struct smq_request *rq, struct bio *bio)
 	return true;
 }
 
-/* Return 1 for a back merge, -1 for a front merge, 0 for none. */
-static int smq_try_merge(struct smq_queue *q, struct smq_request *rq,
+/**
+ * smq_rq_try_merge - merge a bio into a queued request if contiguous
+ * @q: queue (limits)
+ * @rq: queued request, not started
+ * @bio: the bio
+ * @nr_segs: its segments
+ *
+ * Return: true when the bio now belongs to @rq (back or front merge).
+ */
+bool smq_rq_try_merge(struct smq_queue *q, struct smq_request *rq,
 			 struct bio *bio, unsigned int nr_segs)
 {
 	sector_t bio_sector = bio->bi_iter.bi_sector;
@@ -80,7 +76,7 @@ static bool smq_merge_list(struct smq_queue *q, struct list_head *list,
 	int scanned = 0;
 
 	list_for_each_entry_reverse(rq, list, queuelist) {
-		if (rq->q == q && smq_try_merge(q, rq, bio, nr_segs))
+		if (rq->q == q && smq_rq_try_merge(q, rq, bio, nr_segs))
 			return true;
 		if (++scanned >= SMQ_MERGE_SCAN)
 			break;
@@ -115,12 +111,18 @@ static void smq_unplug(struct blk_plug_cb *cb, bool from_schedule)
 	struct smq_plug_cb *plug = container_of(cb, struct smq_plug_cb, cb);
 	struct smq_queue *q = cb->data;
 
-	if (plug->count)
+	if (plug->count && q->legacy)
+		smq_legacy_issue_list(q, &plug->list, from_schedule);
+	else if (plug->count)
 		smq_issue_list(q, &plug->list, from_schedule);
 	kfree(plug);
 }
 
-static struct smq_plug_cb *smq_get_plug(struct smq_queue *q)
+/**
+ * smq_get_plug - the current task's plug batch for @q, if it plugs
+ * @q: queue
+ */
+struct smq_plug_cb *smq_get_plug(struct smq_queue *q)
 {
 	struct blk_plug_cb *cb;
 	struct smq_plug_cb *plug;
@@ -136,17 +138,46 @@ static struct smq_plug_cb *smq_get_plug(struct smq_queue *q)
 	return plug;
 }
 
-static void smq_plug_add(struct smq_queue *q, struct smq_plug_cb *plug,
-			 struct smq_request *rq)
+/**
+ * smq_plug_merge - merge a bio into a request the task has plugged
+ * @q: queue
+ * @plug: the task's batch for @q
+ * @bio: the bio
+ * @nr_segs: its segments
+ */
+bool smq_plug_merge(struct smq_queue *q, struct smq_plug_cb *plug,
+		    struct bio *bio, unsigned int nr_segs)
 {
-	list_add_tail(&rq->queuelist, &plug->list);
-	if (++plug->count >= SMQ_PLUG_MAX) {
-		smq_issue_list(q, &plug->list, false);
-		plug->count = 0;
-	}
+	return smq_merge_list(q, &plug->list, bio, nr_segs);
 }
 
-static void smq_fail_bio(struct smq_queue *q, struct bio *bio)
+/**
+ * smq_plug_add - add a new request to the task's plug batch
+ * @q: queue
+ * @plug: the batch
+ * @rq: request
+ *
+ * A full batch is issued at once.
+ */
+void smq_plug_add(struct smq_queue *q, struct smq_plug_cb *plug,
+		  struct smq_request *rq)
+{
+	list_add_tail(&rq->queuelist, &plug->list);
+	if (++plug->count < SMQ_PLUG_MAX)
+		return;
+	if (q->legacy)
+		smq_legacy_issue_list(q, &plug->list, false);
+	else
+		smq_issue_list(q, &plug->list, false);
+	plug->count = 0;
+}
+
+/**
+ * smq_fail_bio - fail a bio that cannot enter the queue
+ * @q: queue
+ * @bio: the bio
+ */
+void smq_fail_bio(struct smq_queue *q, struct bio *bio)
 {
 	if ((bio->bi_opf & REQ_NOWAIT) && !test_bit(SMQ_Q_DYING, &q->flags))
 		bio_wouldblock_error(bio);
@@ -170,7 +201,7 @@ static void smq_mq_submit_bio(struct smq_queue *q, struct bio *bio)
 	}
 	plug = smq_get_plug(q);
 	if (q->nomerges < 2 && bio_has_data(bio)) {
-		if ((plug && smq_merge_list(q, &plug->list, bio, nr_segs)) ||
+		if ((plug && smq_plug_merge(q, plug, bio, nr_segs)) ||
 		    (q->sched ? smq_sched_bio_merge(q, bio, nr_segs) :
 				smq_attempt_ctx_merge(q, bio, nr_segs))) {
 			smq_queue_exit(q);

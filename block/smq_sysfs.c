@@ -9,6 +9,7 @@
 #include <linux/sysfs.h>
 #include "smq_blk_int.h"
 #include "smq_sched.h"
+#include "smq_legacy.h"
 
 struct smq_hctx_attr {
 	struct attribute attr;
@@ -152,13 +153,16 @@ static ssize_t smq_queue_attr_store(struct kobject *kobj, struct attribute *attr
 
 static ssize_t scheduler_show(struct smq_queue *q, char *page)
 {
+	if (q->legacy)
+		return smq_legacy_sched_show(q, page);
 	return smq_sched_show(q, page);
 }
 
 static ssize_t scheduler_store(struct smq_queue *q, const char *page,
 			       size_t count)
 {
-	int ret = smq_sched_switch(q, page);
+	int ret = q->legacy ? smq_legacy_sched_switch(q, page) :
+			      smq_sched_switch(q, page);
 
 	return ret ? ret : count;
 }

@@ -262,10 +262,6 @@ static int smq_tag_set_check(const struct smq_tag_set *set)
 		       set->queue_depth, set->reserved_tags);
 		return -EINVAL;
 	}
-	if ((set->flags & SMQ_SET_LEGACY) && !smq_legacy_available()) {
-		pr_err("smq_blk: use_blk_mq=N: the legacy single-queue path is not available\n");
-		return -EOPNOTSUPP;
-	}
 	return 0;
 }
 

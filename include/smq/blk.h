@@ -27,6 +27,7 @@ struct smq_queue;
 struct smq_hw_ctx;
 struct smq_tags;
 struct smq_tag_set;
+struct smq_cpu_topology;
 
 /* Values of struct smq_tag_set.flags */
 #define SMQ_SET_HOST_TAGSET	(1U << 0)	/* one tag space shared by all hctxs */
@@ -246,6 +247,8 @@ void smq_tagset_busy_iter(struct smq_tag_set *set,
 int smq_map_queues_spread(struct smq_tag_set *set);
 int smq_map_queues_affinity(struct smq_tag_set *set,
 			    const struct cpumask *const *masks);
+struct smq_cpu_topology *smq_topology_alloc(void);
+void smq_topology_free(struct smq_cpu_topology *topo);
 
 /* Queues and disks */
 struct smq_queue *smq_queue_create(struct smq_tag_set *set, void *queuedata);

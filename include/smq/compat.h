@@ -13,6 +13,16 @@
 #include <linux/bio.h>
 #include <linux/err.h>
 
+/*
+ * get_unaligned_be16/32/64(): 6.12 moved <asm/unaligned.h> to
+ * <linux/unaligned.h>.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#include <linux/unaligned.h>
+#else
+#include <asm/unaligned.h>
+#endif
+
 /**
  * struct smq_disk_limits - the queue limits smq sets on its gendisks
  *

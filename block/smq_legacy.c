@@ -1,0 +1,631 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smq_blk: the single-queue (legacy) path, use_blk_mq=N.
+ *
+ * The design Linux used before blk-mq, kept honest: one request queue per
+ * LUN and one lock, queue_lock, that protects everything of it (request
+ * pool, elevator, dispatch state).  Submission merges into queued requests
+ * and allocates from the pool under queue_lock; a plugged task's requests
+ * go into the elevator in one lock round at unplug.  The dispatch loop
+ * (request_fn) pulls requests from the elevator under queue_lock, drops
+ * the lock around the driver's ->queue_rq and takes it back.  Completion
+ * returns the request to the pool and reruns the loop from the completion
+ * context, as scsi_run_queue did.
+ */
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/mm.h>
+#include <linux/sched.h>
+#include "smq_blk_int.h"
+#include "smq_legacy.h"
+#include "smq_flush.h"
+
+#define SMQ_LEGACY_NR_REQUESTS	128	/* default pool size, like BLKDEV_MAX_RQ */
+#define SMQ_LEGACY_MERGE_SCAN	8
+
+/**
+ * struct smq_legacy_queue - state of a single-queue request queue
+ * @queue_lock: protects every field below and the requests' queuelist
+ * @free: stack of free requests of the pool
+ * @nr_free: entries on @free
+ * @nr_requests: pool size
+ * @rq_mem: the pool's requests
+ * @rq_size: bytes per request
+ * @wait: tasks waiting for a free request
+ * @elv: elevator
+ * @elv_data: its state
+ * @dispatch: requeued requests, served before the elevator
+ * @running: the dispatch loop runs (it is not reentered)
+ * @rerun: a run was asked for while @running
+ * @run_work: runs the dispatch loop from process context
+ * @hctx: the single dispatch context handed to the driver
+ */
+struct smq_legacy_queue {
+	spinlock_t queue_lock;
+	struct smq_request **free;
+	unsigned int nr_free;
+	unsigned int nr_requests;
+	void *rq_mem;
+	size_t rq_size;
+	wait_queue_head_t wait;
+	const struct smq_legacy_elv *elv;
+	void *elv_data;
+	struct list_head dispatch;
+	bool running;
+	bool rerun;
+	struct delayed_work run_work;
+	struct smq_hw_ctx hctx;
+};
+
+/* ---- noop: one FIFO ------------------------------------------------- */
+
+static void *smq_noop_init(struct smq_queue *q)
+{
+	struct list_head *fifo = kmalloc(sizeof(*fifo), GFP_KERNEL);
+
+	if (fifo)
+		INIT_LIST_HEAD(fifo);
+	return fifo;
+}
+
+static void smq_noop_exit(void *data)
+{
+	kfree(data);
+}
+
+static void smq_noop_add(void *data, struct smq_request *rq)
+{
+	list_add_tail(&rq->queuelist, data);
+}
+
+static struct smq_request *smq_noop_next(void *data)
+{
+	struct smq_request *rq;
+
+	rq = list_first_entry_or_null((struct list_head *)data,
+				      struct smq_request, queuelist);
+	if (rq)
+		list_del_init(&rq->queuelist);
+	return rq;
+}
+
+static bool smq_noop_merge(void *data, struct smq_queue *q, struct bio *bio,
+			   unsigned int nr_segs)
+{
+	struct smq_request *rq;
+	int scanned = 0;
+
+	list_for_each_entry_reverse(rq, (struct list_head *)data, queuelist) {
+		if (smq_rq_try_merge(q, rq, bio, nr_segs))
+			return true;
+		if (++scanned >= SMQ_LEGACY_MERGE_SCAN)
+			break;
+	}
+	return false;
+}
+
+static const struct smq_legacy_elv smq_legacy_noop = {
+	.name = "noop",
+	.init = smq_noop_init,
+	.exit = smq_noop_exit,
+	.add = smq_noop_add,
+	.next = smq_noop_next,
+	.merge = smq_noop_merge,
+};
+
+static const struct smq_legacy_elv *const smq_legacy_elvs[] = {
+	&smq_legacy_noop,
+	SMQ_LEGACY_DEADLINE
+};
+
+/* ---- request pool --------------------------------------------------- */
+
+static int smq_legacy_alloc_pool(struct smq_queue *q,
+				 struct smq_legacy_queue *lq)
+{
+	struct smq_tag_set *set = q->tag_set;
+	unsigned int i;
+
+	lq->nr_requests = set->nr_legacy_requests ?: SMQ_LEGACY_NR_REQUESTS;
+	lq->rq_size = round_up(sizeof(struct smq_request) + set->cmd_size,
+			       cache_line_size());
+	lq->rq_mem = kvzalloc_node(lq->rq_size * lq->nr_requests, GFP_KERNEL,
+				   set->numa_node);
+	lq->free = kcalloc_node(lq->nr_requests, sizeof(*lq->free), GFP_KERNEL,
+				set->numa_node);
+	if (!lq->rq_mem || !lq->free)
+		return -ENOMEM;
+	for (i = 0; i < lq->nr_requests; i++) {
+		struct smq_request *rq = lq->rq_mem + i * lq->rq_size;
+
+		rq->tag = i;
+		rq->internal_tag = -1;
+		rq->budget_token = -1;
+		INIT_LIST_HEAD(&rq->queuelist);
+		if (set->ops->init_request &&
+		    set->ops->init_request(set, rq, 0, set->numa_node))
+			return -ENOMEM;
+		lq->free[lq->nr_free++] = rq;
+	}
+	return 0;
+}
+
+static void smq_legacy_free_pool(struct smq_queue *q,
+				 struct smq_legacy_queue *lq)
+{
+	struct smq_tag_set *set = q->tag_set;
+	unsigned int i;
+
+	for (i = 0; lq->rq_mem && i < lq->nr_requests; i++) {
+		struct smq_request *rq = lq->rq_mem + i * lq->rq_size;
+
+		if (set->ops->exit_request && rq->q == q)
+			set->ops->exit_request(set, rq, 0);
+	}
+	kvfree(lq->rq_mem);
+	kfree(lq->free);
+}
+
+/* Take a free request; queue_lock held, may drop it to sleep. */
+static struct smq_request *smq_legacy_get_rq(struct smq_queue *q,
+					     bool nowait)
+{
+	struct smq_legacy_queue *lq = q->legacy;
+	DEFINE_WAIT(wait);
+
+	while (!lq->nr_free) {
+		if (nowait || test_bit(SMQ_Q_DYING, &q->flags))
+			return NULL;
+		prepare_to_wait_exclusive(&lq->wait, &wait, TASK_UNINTERRUPTIBLE);
+		spin_unlock_irq(&lq->queue_lock);
+		io_schedule();
+		spin_lock_irq(&lq->queue_lock);
+		finish_wait(&lq->wait, &wait);
+	}
+	return lq->free[--lq->nr_free];
+}
+
+static void smq_legacy_rq_init(struct smq_queue *q, struct smq_request *rq,
+			       blk_opf_t opf)
+{
+	rq->q = q;
+	rq->hctx = NULL;
+	rq->mq_ctx = NULL;
+	rq->internal_tag = -1;
+	rq->cmd_flags = opf;
+	rq->rq_flags = 0;
+	rq->state = SMQ_RQ_IDLE;
+	rq->sector = 0;
+	rq->data_len = 0;
+	rq->nr_phys_segments = 0;
+	rq->bio = NULL;
+	rq->biotail = NULL;
+	INIT_LIST_HEAD(&rq->queuelist);
+	RB_CLEAR_NODE(&rq->rb_node);
+	rq->submit_cpu = raw_smp_processor_id();
+	rq->start_time_ns = ktime_get_ns();
+	rq->acct_start = jiffies;
+	rq->timeout = 0;
+	rq->end_io = NULL;
+	rq->end_io_data = NULL;
+	rq->status = BLK_STS_OK;
+	rq->budget_token = -1;
+}
+
+/**
+ * smq_legacy_get_request - allocate a legacy request (passthrough users)
+ * @q: legacy queue, entered
+ * @opf: operation and flags
+ * @nowait: fail instead of sleeping
+ *
+ * Return: the request or NULL.
+ */
+struct smq_request *smq_legacy_get_request(struct smq_queue *q, blk_opf_t opf,
+					   bool nowait)
+{
+	struct smq_legacy_queue *lq = q->legacy;
+	struct smq_request *rq;
+
+	spin_lock_irq(&lq->queue_lock);
+	rq = smq_legacy_get_rq(q, nowait);
+	spin_unlock_irq(&lq->queue_lock);
+	if (rq)
+		smq_legacy_rq_init(q, rq, opf);
+	return rq;
+}
+
+/**
+ * smq_legacy_free_request - return a finished request to the pool
+ * @rq: request
+ *
+ * Any context.  Reruns the dispatch loop: a request slot and a device
+ * slot just freed.
+ */
+void smq_legacy_free_request(struct smq_request *rq)
+{
+	struct smq_queue *q = rq->q;
+	struct smq_legacy_queue *lq = q->legacy;
+	unsigned long flags;
+
+	spin_lock_irqsave(&lq->queue_lock, flags);
+	WRITE_ONCE(rq->state, SMQ_RQ_IDLE);
+	lq->free[lq->nr_free++] = rq;
+	if (waitqueue_active(&lq->wait))
+		wake_up(&lq->wait);
+	spin_unlock_irqrestore(&lq->queue_lock, flags);
+	smq_queue_exit(q);
+	smq_legacy_run_queue(q, in_hardirq() || irqs_disabled());
+}
+
+/* ---- dispatch ------------------------------------------------------- */
+
+static struct smq_request *smq_legacy_next(struct smq_legacy_queue *lq)
+{
+	struct smq_request *rq;
+
+	rq = list_first_entry_or_null(&lq->dispatch, struct smq_request,
+				      queuelist);
+	if (rq) {
+		list_del_init(&rq->queuelist);
+		return rq;
+	}
+	return lq->elv->next(lq->elv_data);
+}
+
+static void smq_legacy_putback(struct smq_legacy_queue *lq,
+			       struct smq_request *rq)
+{
+	list_add(&rq->queuelist, &lq->dispatch);
+}
+
+/* The request_fn: queue_lock held with interrupts off on entry and exit. */
+static void smq_legacy_request_fn(struct smq_queue *q)
+{
+	struct smq_legacy_queue *lq = q->legacy;
+	const struct smq_mq_ops *ops = q->tag_set->ops;
+	struct smq_request *rq;
+	blk_status_t ret;
+
+	if (lq->running) {
+		lq->rerun = true;
+		return;
+	}
+	lq->running = true;
+	do {
+		lq->rerun = false;
+		while (!smq_queue_quiesced(q) && (rq = smq_legacy_next(lq))) {
+			if (ops->get_budget) {
+				int token = ops->get_budget(q);
+
+				if (token < 0) {
+					smq_legacy_putback(lq, rq);
+					set_bit(SMQ_Q_BUDGET_WAIT, &q->flags);
+					break;
+				}
+				rq->budget_token = token;
+			}
+			spin_unlock_irq(&lq->queue_lock);
+			ret = ops->queue_rq(NULL, rq, true);
+			spin_lock_irq(&lq->queue_lock);
+			if (ret == BLK_STS_OK)
+				continue;
+			if (ret == BLK_STS_RESOURCE || ret == BLK_STS_DEV_RESOURCE) {
+				spin_unlock_irq(&lq->queue_lock);
+				smq_put_budget(rq);
+				spin_lock_irq(&lq->queue_lock);
+				smq_legacy_putback(lq, rq);
+				if (ret == BLK_STS_RESOURCE)
+					smq_legacy_delay_run_queue(q, 3);
+				break;
+			}
+			spin_unlock_irq(&lq->queue_lock);
+			smq_end_request(rq, ret);
+			spin_lock_irq(&lq->queue_lock);
+		}
+	} while (lq->rerun);
+	lq->running = false;
+}
+
+static void smq_legacy_run_locked(struct smq_queue *q)
+{
+	struct smq_legacy_queue *lq = q->legacy;
+
+	spin_lock_irq(&lq->queue_lock);
+	smq_legacy_request_fn(q);
+	spin_unlock_irq(&lq->queue_lock);
+}
+
+static void smq_legacy_run_work(struct work_struct *work)
+{
+	struct smq_legacy_queue *lq = container_of(work, struct smq_legacy_queue,
+						   run_work.work);
+
+	smq_legacy_run_locked(lq->hctx.q);
+}
+
+/**
+ * smq_legacy_run_queue - run the dispatch loop
+ * @q: legacy queue
+ * @async: from the work item (required where interrupts are off)
+ */
+void smq_legacy_run_queue(struct smq_queue *q, bool async)
+{
+	if (async) {
+		mod_delayed_work(smq_wq, &q->legacy->run_work, 0);
+		return;
+	}
+	smq_legacy_run_locked(q);
+}
+
+/**
+ * smq_legacy_delay_run_queue - run the dispatch loop after a delay
+ * @q: legacy queue
+ * @msecs: delay
+ */
+void smq_legacy_delay_run_queue(struct smq_queue *q, unsigned long msecs)
+{
+	mod_delayed_work(smq_wq, &q->legacy->run_work, msecs_to_jiffies(msecs));
+}
+
+/**
+ * smq_legacy_requeue - put a requeued request back in front
+ * @rq: request from the requeue list
+ */
+void smq_legacy_requeue(struct smq_request *rq)
+{
+	struct smq_legacy_queue *lq = rq->q->legacy;
+
+	spin_lock_irq(&lq->queue_lock);
+	list_add_tail(&rq->queuelist, &lq->dispatch);
+	spin_unlock_irq(&lq->queue_lock);
+}
+
+/**
+ * smq_legacy_insert - add a request to the elevator and run the queue
+ * @rq: request (passthrough and flush steps go in front of the elevator)
+ */
+void smq_legacy_insert(struct smq_request *rq)
+{
+	struct smq_queue *q = rq->q;
+	struct smq_legacy_queue *lq = q->legacy;
+
+	spin_lock_irq(&lq->queue_lock);
+	if (rq->rq_flags & (SMQ_RQF_PASSTHROUGH | SMQ_RQF_STARTED))
+		list_add_tail(&rq->queuelist, &lq->dispatch);
+	else
+		lq->elv->add(lq->elv_data, rq);
+	smq_legacy_request_fn(q);
+	spin_unlock_irq(&lq->queue_lock);
+}
+
+/* ---- bio entry ------------------------------------------------------ */
+
+/**
+ * smq_legacy_submit_bio - bio entry of a legacy queue
+ * @q: legacy queue
+ * @bio: bio, split to the limits
+ */
+void smq_legacy_submit_bio(struct smq_queue *q, struct bio *bio)
+{
+	struct smq_legacy_queue *lq = q->legacy;
+	bool nowait = bio->bi_opf & REQ_NOWAIT;
+	struct smq_plug_cb *plug;
+	struct smq_request *rq;
+	unsigned int nr_segs;
+
+	if (!smq_flush_prepare_bio(q, bio))
+		return;
+	nr_segs = smq_bio_segments(q, bio);
+	if (!smq_queue_enter(q, nowait)) {
+		smq_fail_bio(q, bio);
+		return;
+	}
+	plug = smq_get_plug(q);
+	if (plug && q->nomerges < 2 && bio_has_data(bio) &&
+	    smq_plug_merge(q, plug, bio, nr_segs)) {
+		smq_queue_exit(q);
+		return;
+	}
+	spin_lock_irq(&lq->queue_lock);
+	if (q->nomerges < 2 && bio_has_data(bio) &&
+	    lq->elv->merge(lq->elv_data, q, bio, nr_segs)) {
+		spin_unlock_irq(&lq->queue_lock);
+		smq_queue_exit(q);
+		return;
+	}
+	rq = smq_legacy_get_rq(q, nowait);
+	if (!rq) {
+		spin_unlock_irq(&lq->queue_lock);
+		smq_queue_exit(q);
+		smq_fail_bio(q, bio);
+		return;
+	}
+	smq_legacy_rq_init(q, rq, bio->bi_opf);
+	smq_rq_init_bio(rq, bio, nr_segs);
+	smq_flush_prepare_rq(rq);
+	if (plug) {
+		spin_unlock_irq(&lq->queue_lock);
+		smq_plug_add(q, plug, rq);
+		return;
+	}
+	lq->elv->add(lq->elv_data, rq);
+	smq_legacy_request_fn(q);
+	spin_unlock_irq(&lq->queue_lock);
+}
+
+/**
+ * smq_legacy_issue_list - insert a flushed plug's requests, one lock round
+ * @q: legacy queue
+ * @list: requests; emptied
+ * @from_schedule: the task is about to sleep: run from the work item
+ */
+void smq_legacy_issue_list(struct smq_queue *q, struct list_head *list,
+			   bool from_schedule)
+{
+	struct smq_legacy_queue *lq = q->legacy;
+	struct smq_request *rq, *next;
+
+	spin_lock_irq(&lq->queue_lock);
+	list_for_each_entry_safe(rq, next, list, queuelist) {
+		list_del_init(&rq->queuelist);
+		lq->elv->add(lq->elv_data, rq);
+	}
+	if (!from_schedule)
+		smq_legacy_request_fn(q);
+	spin_unlock_irq(&lq->queue_lock);
+	if (from_schedule)
+		smq_legacy_run_queue(q, true);
+}
+
+/* ---- elevator switching and lifetime ------------------------------- */
+
+static const struct smq_legacy_elv *smq_legacy_find_elv(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(smq_legacy_elvs); i++) {
+		if (sysfs_streq(smq_legacy_elvs[i]->name, name))
+			return smq_legacy_elvs[i];
+	}
+	return NULL;
+}
+
+/**
+ * smq_legacy_sched_show - the scheduler file of a legacy queue
+ * @q: legacy queue
+ * @page: sysfs buffer
+ */
+ssize_t smq_legacy_sched_show(struct smq_queue *q, char *page)
+{
+	ssize_t len = 0;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(smq_legacy_elvs); i++) {
+		const struct smq_legacy_elv *e = smq_legacy_elvs[i];
+
+		len += sysfs_emit_at(page, len, q->legacy->elv == e ? "%s[%s]" :
+				     "%s%s", i ? " " : "", e->name);
+	}
+	len += sysfs_emit_at(page, len, "\n");
+	return len;
+}
+
+/**
+ * smq_legacy_sched_switch - change the elevator of a legacy queue
+ * @q: legacy queue
+ * @name: "noop" or "deadline"
+ *
+ * Drains the queue (freeze), switches, and lets I/O in again.
+ *
+ * Return: 0 or -EINVAL for an unknown name, -ENOMEM.
+ */
+int smq_legacy_sched_switch(struct smq_queue *q, const char *name)
+{
+	struct smq_legacy_queue *lq = q->legacy;
+	const struct smq_legacy_elv *e = smq_legacy_find_elv(name);
+	const struct smq_legacy_elv *old;
+	void *old_data, *data;
+
+	if (!e) {
+		pr_err("smq_blk: unknown elevator '%.*s' (noop, deadline)\n",
+		       (int)strcspn(name, "\n"), name);
+		return -EINVAL;
+	}
+	if (e == lq->elv)
+		return 0;
+	data = e->init(q);
+	if (!data)
+		return -ENOMEM;
+	smq_freeze_queue(q);
+	spin_lock_irq(&lq->queue_lock);
+	old = lq->elv;
+	old_data = lq->elv_data;
+	lq->elv = e;
+	lq->elv_data = data;
+	spin_unlock_irq(&lq->queue_lock);
+	old->exit(old_data);
+	smq_unfreeze_queue(q);
+	return 0;
+}
+
+/**
+ * smq_legacy_init_queue - make @q a single-queue request queue
+ * @q: new queue on a SMQ_SET_LEGACY tag set
+ */
+int smq_legacy_init_queue(struct smq_queue *q)
+{
+	struct smq_legacy_queue *lq;
+	int ret;
+
+	lq = kzalloc_node(sizeof(*lq), GFP_KERNEL, q->tag_set->numa_node);
+	if (!lq)
+		return -ENOMEM;
+	q->legacy = lq;
+	spin_lock_init(&lq->queue_lock);
+	init_waitqueue_head(&lq->wait);
+	INIT_LIST_HEAD(&lq->dispatch);
+	INIT_DELAYED_WORK(&lq->run_work, smq_legacy_run_work);
+	lq->hctx.q = q;
+	lq->elv = &smq_legacy_noop;
+	ret = smq_legacy_alloc_pool(q, lq);
+	if (!ret) {
+		lq->elv_data = lq->elv->init(q);
+		if (!lq->elv_data)
+			ret = -ENOMEM;
+	}
+	if (ret) {
+		smq_legacy_free_pool(q, lq);
+		kfree(lq);
+		q->legacy = NULL;
+		return ret;
+	}
+	q->nr_requests = lq->nr_requests;
+	pr_info("smq_blk: queue uses the legacy single-queue path (elevator %s, %u requests)\n",
+		lq->elv->name, lq->nr_requests);
+	return 0;
+}
+
+/**
+ * smq_legacy_exit_queue - free a drained legacy queue's state
+ * @q: queue
+ */
+void smq_legacy_exit_queue(struct smq_queue *q)
+{
+	struct smq_legacy_queue *lq = q->legacy;
+
+	cancel_delayed_work_sync(&lq->run_work);
+	lq->elv->exit(lq->elv_data);
+	smq_legacy_free_pool(q, lq);
+	kfree(lq);
+	q->legacy = NULL;
+}
+
+/**
+ * smq_legacy_busy_iter - call @fn for every in-flight request of a queue
+ * @q: legacy queue
+ * @fn: callback; false stops
+ * @data: its cookie
+ */
+void smq_legacy_busy_iter(struct smq_queue *q,
+			  bool (*fn)(struct smq_request *rq, void *data),
+			  void *data)
+{
+	struct smq_legacy_queue *lq = q->legacy;
+	unsigned int i;
+
+	for (i = 0; i < lq->nr_requests; i++) {
+		struct smq_request *rq = lq->rq_mem + i * lq->rq_size;
+
+		if (READ_ONCE(rq->state) == SMQ_RQ_IN_FLIGHT && !fn(rq, data))
+			return;
+	}
+}
+
+/**
+ * smq_legacy_wake_all - wake every task waiting for a request (dying queue)
+ * @q: legacy queue
+ */
+void smq_legacy_wake_all(struct smq_queue *q)
+{
+	wake_up_all(&q->legacy->wait);
+}
