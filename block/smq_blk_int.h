@@ -161,6 +161,8 @@ enum {
  * @timeout_work: runs the scan in process context
  * @smq_kobj: /sys/block/X/smq
  * @mq_kobj: /sys/block/X/mq
+ * @iosched_kobj: /sys/block/X/smq/iosched, while a scheduler has files
+ * @iosched_group: the files in it, NULL when it does not exist
  * @legacy: single-queue state with SMQ_SET_LEGACY, else NULL
  * @max_sectors: limit on merged requests
  * @max_segments: limit on merged requests
@@ -195,12 +197,26 @@ struct smq_queue {
 	struct work_struct timeout_work;
 	struct kobject smq_kobj;
 	struct kobject mq_kobj;
+	struct kobject iosched_kobj;
+	const struct attribute_group *iosched_group;
 	struct smq_legacy_queue *legacy;
 	unsigned int max_sectors;
 	unsigned short max_segments;
 	unsigned int max_segment_size;
 	bool write_cache;
 	bool fua;
+};
+
+/**
+ * struct smq_queue_attr - a sysfs file of a queue (smq/ and smq/iosched/)
+ * @attr: the attribute
+ * @show: read it
+ * @store: write it (NULL: read-only)
+ */
+struct smq_queue_attr {
+	struct attribute attr;
+	ssize_t (*show)(struct smq_queue *q, char *page);
+	ssize_t (*store)(struct smq_queue *q, const char *page, size_t count);
 };
 
 extern struct workqueue_struct *smq_wq;
@@ -285,6 +301,13 @@ void smq_hctx_kobj_init(struct smq_hw_ctx *hctx);
 
 /* smq_sched.c */
 int smq_sched_switch(struct smq_queue *q, const char *name);
+int smq_iosched_sysfs_add(struct smq_queue *q,
+			  const struct attribute_group *group);
+void smq_iosched_sysfs_del(struct smq_queue *q);
+
+/* smq_deadline.c */
+int smq_deadline_register(void);
+void smq_deadline_unregister(void);
 ssize_t smq_sched_show(struct smq_queue *q, char *page);
 
 static inline struct smq_hw_ctx *smq_map_cpu(struct smq_queue *q,

@@ -16,11 +16,12 @@ static int __init smq_blk_init(void)
 	if (!smq_wq)
 		return -ENOMEM;
 	smq_complete_init();
-	return 0;
+	return smq_deadline_register();
 }
 
 static void __exit smq_blk_exit(void)
 {
+	smq_deadline_unregister();
 	smq_complete_exit();
 	destroy_workqueue(smq_wq);
 }

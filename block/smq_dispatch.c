@@ -175,7 +175,7 @@ static void smq_dispatch_sched(struct smq_hw_ctx *hctx)
 		if (!rq)
 			break;
 		list_add(&rq->queuelist, &list);
-		if (!smq_dispatch_list(hctx, &list))
+		if (!smq_dispatch_list(rq->hctx, &list))
 			break;
 	}
 }

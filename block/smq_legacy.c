@@ -115,7 +115,7 @@ static const struct smq_legacy_elv smq_legacy_noop = {
 
 static const struct smq_legacy_elv *const smq_legacy_elvs[] = {
 	&smq_legacy_noop,
-	SMQ_LEGACY_DEADLINE
+	&smq_legacy_deadline,
 };
 
 /* ---- request pool --------------------------------------------------- */
@@ -201,7 +201,7 @@ static void smq_legacy_rq_init(struct smq_queue *q, struct smq_request *rq,
 	rq->bio = NULL;
 	rq->biotail = NULL;
 	INIT_LIST_HEAD(&rq->queuelist);
-	RB_CLEAR_NODE(&rq->rb_node);
+	rq->dl_node.state = SMQ_DL_IDLE;
 	rq->submit_cpu = raw_smp_processor_id();
 	rq->start_time_ns = ktime_get_ns();
 	rq->acct_start = jiffies;

@@ -26,12 +26,7 @@ struct smq_legacy_elv {
 		      unsigned int nr_segs);
 };
 
-#ifdef SMQ_HAVE_LEGACY_DEADLINE
 extern const struct smq_legacy_elv smq_legacy_deadline;
-#define SMQ_LEGACY_DEADLINE	&smq_legacy_deadline,
-#else
-#define SMQ_LEGACY_DEADLINE
-#endif
 
 int smq_legacy_init_queue(struct smq_queue *q);
 void smq_legacy_exit_queue(struct smq_queue *q);

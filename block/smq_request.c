@@ -25,13 +25,12 @@ static void smq_rq_init(struct smq_request *rq, struct smq_queue *q,
 	rq->bio = NULL;
 	rq->biotail = NULL;
 	INIT_LIST_HEAD(&rq->queuelist);
-	RB_CLEAR_NODE(&rq->rb_node);
+	rq->dl_node.state = SMQ_DL_IDLE;
 	rq->submit_cpu = ctx->cpu;
 	rq->start_time_ns = ktime_get_ns();
 	rq->io_start_time_ns = 0;
 	rq->acct_start = jiffies;
 	rq->timeout = 0;
-	rq->fifo_time = 0;
 	rq->end_io = NULL;
 	rq->end_io_data = NULL;
 	rq->status = BLK_STS_OK;
@@ -64,7 +63,7 @@ struct smq_request *smq_get_request(struct smq_queue *q, blk_opf_t opf,
 		return smq_legacy_get_request(q, opf, nowait);
 	ctx = raw_cpu_ptr(q->queue_ctx);
 	hctx = ctx->hctx;
-	tags = (q->sched && !reserved) ? hctx->sched_tags : hctx->tags;
+	tags = hctx->tags;
 	tag = smq_get_tag(tags, reserved, nowait, hctx);
 	if (tag < 0)
 		return NULL;
@@ -72,15 +71,9 @@ struct smq_request *smq_get_request(struct smq_queue *q, blk_opf_t opf,
 	smq_rq_init(rq, q, ctx, hctx, opf);
 	if (reserved)
 		rq->rq_flags |= SMQ_RQF_RESERVED;
-	if (tags == hctx->sched_tags) {
-		rq->internal_tag = tag;
-		rq->tag = -1;
-		rq->rq_flags |= SMQ_RQF_SCHED;
-	} else {
-		rq->internal_tag = -1;
-		rq->tag = tag;
-		tags->rqs[tag] = rq;
-	}
+	rq->internal_tag = -1;
+	rq->tag = tag;
+	tags->rqs[tag] = rq;
 	if (q->sched && q->sched->prepare_request)
 		q->sched->prepare_request(rq);
 	return rq;

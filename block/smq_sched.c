@@ -34,6 +34,39 @@ void smq_sched_unregister(struct smq_sched_ops *ops)
 	spin_unlock(&smq_sched_lock);
 }
 
+/*
+ * Drain the queue (freeze) and stop dispatch (quiesce), swap schedulers,
+ * let I/O in again.  The old scheduler is empty once the queue is frozen.
+ */
+static int smq_sched_change(struct smq_queue *q, struct smq_sched_ops *ops)
+{
+	int ret = 0;
+
+	if (ops && !try_module_get(ops->owner))
+		return -EINVAL;
+	smq_freeze_queue(q);
+	smq_quiesce_queue(q);
+	if (q->sched) {
+		smq_iosched_sysfs_del(q);
+		q->sched->exit_sched(q);
+		module_put(q->sched->owner);
+		q->sched = NULL;
+	}
+	if (ops) {
+		ret = ops->init_sched(q);
+		if (ret) {
+			module_put(ops->owner);
+		} else {
+			q->sched = ops;
+			if (ops->attrs && test_bit(SMQ_Q_REGISTERED, &q->flags))
+				smq_iosched_sysfs_add(q, ops->attrs);
+		}
+	}
+	smq_unquiesce_queue(q);
+	smq_unfreeze_queue(q);
+	return ret;
+}
+
 static struct smq_sched_ops *smq_sched_find(const char *name)
 {
 	struct smq_sched_ops *ops;
@@ -90,8 +123,7 @@ int smq_sched_switch(struct smq_queue *q, const char *name)
 	}
 	if (ops == q->sched)
 		return 0;
-	/* No scheduler besides none is registered yet; see issue 4. */
-	return -EINVAL;
+	return smq_sched_change(q, ops);
 }
 
 /**
@@ -115,5 +147,6 @@ void smq_sched_exit_queue(struct smq_queue *q)
 	if (!q->sched)
 		return;
 	q->sched->exit_sched(q);
+	module_put(q->sched->owner);
 	q->sched = NULL;
 }

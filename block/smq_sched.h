@@ -4,8 +4,9 @@
  *
  * A scheduler registers a struct smq_sched_ops by name; a queue runs
  * either no scheduler ("none": software queues and direct issue) or one
- * of them.  Requests then hold a scheduler tag from allocation and get a
- * driver tag only at dispatch.
+ * of them.  Requests hold their driver tag from allocation, as with none:
+ * the scheduler orders what waits for the device (its per-LUN budget),
+ * and the tag depth bounds what it holds (nr_requests).
  */
 #ifndef _SMQ_SCHED_H
 #define _SMQ_SCHED_H

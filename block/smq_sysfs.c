@@ -121,12 +121,6 @@ static const struct kobj_type smq_mq_ktype = {
 	.release = smq_noop_release,
 };
 
-struct smq_queue_attr {
-	struct attribute attr;
-	ssize_t (*show)(struct smq_queue *q, char *page);
-	ssize_t (*store)(struct smq_queue *q, const char *page, size_t count);
-};
-
 static ssize_t smq_queue_attr_show(struct kobject *kobj, struct attribute *attr,
 				   char *page)
 {
@@ -267,6 +261,77 @@ static const struct kobj_type smq_queue_ktype = {
 	.release = smq_noop_release,
 };
 
+/*
+ * iosched/ files take only the scheduler's own lock, never q->sysfs_lock:
+ * a scheduler switch (under sysfs_lock) removes this directory and waits
+ * for its readers and writers.
+ */
+static ssize_t smq_iosched_attr_show(struct kobject *kobj,
+				     struct attribute *attr, char *page)
+{
+	struct smq_queue_attr *a = container_of(attr, struct smq_queue_attr, attr);
+	struct smq_queue *q = container_of(kobj, struct smq_queue, iosched_kobj);
+
+	return a->show(q, page);
+}
+
+static ssize_t smq_iosched_attr_store(struct kobject *kobj,
+				      struct attribute *attr, const char *page,
+				      size_t count)
+{
+	struct smq_queue_attr *a = container_of(attr, struct smq_queue_attr, attr);
+	struct smq_queue *q = container_of(kobj, struct smq_queue, iosched_kobj);
+
+	return a->store ? a->store(q, page, count) : -EIO;
+}
+
+static const struct sysfs_ops smq_iosched_sysfs_ops = {
+	.show = smq_iosched_attr_show,
+	.store = smq_iosched_attr_store,
+};
+
+static const struct kobj_type smq_iosched_ktype = {
+	.sysfs_ops = &smq_iosched_sysfs_ops,
+	.release = smq_noop_release,
+};
+
+/**
+ * smq_iosched_sysfs_add - create smq/iosched/ with a scheduler's files
+ * @q: registered queue
+ * @group: the scheduler's attributes
+ */
+int smq_iosched_sysfs_add(struct smq_queue *q,
+			  const struct attribute_group *group)
+{
+	int ret;
+
+	ret = kobject_init_and_add(&q->iosched_kobj, &smq_iosched_ktype,
+				   &q->smq_kobj, "iosched");
+	if (!ret)
+		ret = sysfs_create_group(&q->iosched_kobj, group);
+	if (ret) {
+		kobject_del(&q->iosched_kobj);
+		kobject_put(&q->iosched_kobj);
+		return ret;
+	}
+	q->iosched_group = group;
+	return 0;
+}
+
+/**
+ * smq_iosched_sysfs_del - remove smq/iosched/
+ * @q: queue
+ */
+void smq_iosched_sysfs_del(struct smq_queue *q)
+{
+	if (!q->iosched_group)
+		return;
+	sysfs_remove_group(&q->iosched_kobj, q->iosched_group);
+	kobject_del(&q->iosched_kobj);
+	kobject_put(&q->iosched_kobj);
+	q->iosched_group = NULL;
+}
+
 static int smq_mq_sysfs_register(struct smq_queue *q, struct kobject *parent)
 {
 	unsigned int i;
@@ -331,6 +396,7 @@ void smq_queue_unregister(struct smq_queue *q)
 
 	if (!test_and_clear_bit(SMQ_Q_REGISTERED, &q->flags))
 		return;
+	smq_iosched_sysfs_del(q);
 	if (!q->legacy) {
 		for (i = 0; i < q->nr_hw_queues; i++)
 			kobject_del(&q->hctxs[i]->kobj);

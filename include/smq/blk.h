@@ -22,6 +22,7 @@
 #include <linux/llist.h>
 #include <linux/smp.h>
 #include <smq/compat.h>
+#include <smq/dl.h>
 
 struct smq_queue;
 struct smq_hw_ctx;
@@ -76,8 +77,8 @@ enum smq_eh_timer_return {
  * @acct_start: jiffies stamp of disk statistics
  * @deadline: jiffies when it times out
  * @timeout: timeout in jiffies (0: queue default)
- * @fifo_time: scheduler FIFO expiry (jiffies)
- * @rb_node: scheduler sort tree node
+ * @dl_node: the request in a deadline scheduler (mq-deadline, legacy
+ *	deadline)
  * @ipi_node: remote completion list
  * @end_io: completion callback for passthrough requests
  * @end_io_data: its argument
@@ -108,8 +109,7 @@ struct smq_request {
 	unsigned long acct_start;
 	unsigned long deadline;
 	unsigned int timeout;
-	unsigned long fifo_time;
-	struct rb_node rb_node;
+	struct smq_dl_node dl_node;
 	struct llist_node ipi_node;
 	void (*end_io)(struct smq_request *rq, blk_status_t status);
 	void *end_io_data;

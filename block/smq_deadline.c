@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smq_blk: the mq-deadline scheduler.
+ *
+ * The deadline rules live in the pure core (block/smq_dl.c).  This wrapper
+ * is built so that submitters on many CPUs do not serialize on one lock
+ * (the collapse of seed 001: shared host tags, many hardware queues,
+ * mq-deadline spending most of its time in the spinlock slow path):
+ *
+ *  - insertion is lock-free: a request goes onto one lock-free list
+ *    (llist) of the queue;
+ *  - the CPU that dispatches takes dd->lock once, moves everything
+ *    inserted meanwhile into the sorted trees and FIFOs, and picks the
+ *    next request.  A dispatcher that finds the lock taken does not spin:
+ *    the lock holder is already dispatching for the queue, so it leaves
+ *    and that holder's run (or the rerun it arranges) serves the request.
+ *
+ * Counters of how often a submitter or dispatcher found the lock busy are
+ * in iosched/lock_stats.
+ */
+#include <linux/module.h>
+#include <linux/llist.h>
+#include <linux/slab.h>
+#include "smq_sched.h"
+
+/**
+ * struct smq_dd - per-queue mq-deadline state
+ * @lock: protects @dl (trees, FIFOs, batch state, tunables)
+ * @dl: the deadline core
+ * @inserted: requests inserted, not yet moved into @dl (lock-free)
+ * @queued: requests in @inserted or @dl
+ * @lock_acquired: times @lock was taken
+ * @lock_busy: times a trylock found @lock taken
+ * @merges: bios merged into queued requests
+ */
+struct smq_dd {
+	spinlock_t lock;
+	struct smq_dl dl;
+	struct llist_head inserted;
+	atomic_t queued;
+	atomic_long_t lock_acquired;
+	atomic_long_t lock_busy;
+	atomic_long_t merges;
+};
+
+static int smq_dd_dir(const struct smq_request *rq)
+{
+	return op_is_write(smq_rq_op(rq)) ? SMQ_DL_WRITE : SMQ_DL_READ;
+}
+
+static struct smq_request *smq_dd_to_rq(struct smq_dl_node *n)
+{
+	return n ? container_of(n, struct smq_request, dl_node) : NULL;
+}
+
+static int smq_dd_init(struct smq_queue *q)
+{
+	struct smq_dd *dd = kzalloc(sizeof(*dd), GFP_KERNEL);
+	struct smq_dl_params p;
+
+	if (!dd)
+		return -ENOMEM;
+	spin_lock_init(&dd->lock);
+	smq_dl_params_default(&p, HZ);
+	smq_dl_init(&dd->dl, &p);
+	init_llist_head(&dd->inserted);
+	q->sched_data = dd;
+	return 0;
+}
+
+static void smq_dd_exit(struct smq_queue *q)
+{
+	struct smq_dd *dd = q->sched_data;
+
+	WARN_ON_ONCE(atomic_read(&dd->queued));
+	kfree(dd);
+	q->sched_data = NULL;
+}
+
+/* Move lock-free insertions into the core, oldest first; dd->lock held. */
+static void smq_dd_drain(struct smq_dd *dd)
+{
+	struct llist_node *list = llist_del_all(&dd->inserted);
+	struct smq_request *rq, *next;
+
+	list = llist_reverse_order(list);
+	llist_for_each_entry_safe(rq, next, list, ipi_node) {
+		smq_dl_node_init(&rq->dl_node, rq->sector, smq_rq_sectors(rq),
+				 smq_dd_dir(rq));
+		smq_dl_insert(&dd->dl, &rq->dl_node, rq->deadline, false);
+	}
+}
+
+static void smq_dd_lock(struct smq_dd *dd)
+{
+	if (!spin_trylock(&dd->lock)) {
+		atomic_long_inc(&dd->lock_busy);
+		spin_lock(&dd->lock);
+	}
+	atomic_long_inc(&dd->lock_acquired);
+}
+
+static void smq_dd_insert_requests(struct smq_hw_ctx *hctx,
+				   struct list_head *list, bool at_head)
+{
+	struct smq_dd *dd = hctx->q->sched_data;
+	struct smq_request *rq, *next;
+
+	list_for_each_entry_safe(rq, next, list, queuelist) {
+		list_del_init(&rq->queuelist);
+		atomic_inc(&dd->queued);
+		if (at_head) {
+			smq_dd_lock(dd);
+			smq_dl_node_init(&rq->dl_node, rq->sector,
+					 smq_rq_sectors(rq), smq_dd_dir(rq));
+			smq_dl_insert(&dd->dl, &rq->dl_node, jiffies, true);
+			spin_unlock(&dd->lock);
+			continue;
+		}
+		rq->deadline = jiffies;	/* insertion time until it starts */
+		llist_add(&rq->ipi_node, &dd->inserted);
+	}
+}
+
+static struct smq_request *smq_dd_dispatch_request(struct smq_hw_ctx *hctx)
+{
+	struct smq_dd *dd = hctx->q->sched_data;
+	struct smq_request *rq;
+
+	if (!spin_trylock(&dd->lock)) {
+		/* The holder dispatches for this queue; it reruns if needed. */
+		atomic_long_inc(&dd->lock_busy);
+		smq_run_hw_queue(hctx, true);
+		return NULL;
+	}
+	atomic_long_inc(&dd->lock_acquired);
+	smq_dd_drain(dd);
+	rq = smq_dd_to_rq(smq_dl_dispatch(&dd->dl, jiffies));
+	spin_unlock(&dd->lock);
+	if (rq)
+		atomic_dec(&dd->queued);
+	return rq;
+}
+
+static bool smq_dd_has_work(struct smq_hw_ctx *hctx)
+{
+	struct smq_dd *dd = hctx->q->sched_data;
+
+	return atomic_read(&dd->queued) > 0;
+}
+
+static bool smq_dd_bio_merge(struct smq_queue *q, struct bio *bio,
+			     unsigned int nr_segs)
+{
+	struct smq_dd *dd = q->sched_data;
+	int dir = op_is_write(bio_op(bio)) ? SMQ_DL_WRITE : SMQ_DL_READ;
+	u64 start = bio->bi_iter.bi_sector;
+	u64 end = bio_end_sector(bio);
+	struct smq_request *rq;
+	bool merged = false;
+
+	if (!atomic_read(&dd->queued))
+		return false;
+	smq_dd_lock(dd);
+	smq_dd_drain(dd);
+	rq = smq_dd_to_rq(smq_dl_find_back_merge(&dd->dl, dir, start));
+	if (!rq)
+		rq = smq_dd_to_rq(smq_dl_find_front_merge(&dd->dl, dir, end));
+	if (rq && smq_rq_try_merge(q, rq, bio, nr_segs)) {
+		smq_dl_resized(&dd->dl, &rq->dl_node, rq->sector,
+			       smq_rq_sectors(rq));
+		atomic_long_inc(&dd->merges);
+		merged = true;
+	}
+	spin_unlock(&dd->lock);
+	return merged;
+}
+
+/* ---- iosched/ files: Linux's names and units --------------------- */
+
+static int smq_dd_parse(const char *page, u64 max, const char *name, u64 *v)
+{
+	if (kstrtou64(page, 0, v) || *v > max) {
+		pr_err("smq_blk: iosched/%s: invalid value '%.*s' (0..%llu)\n",
+		       name, (int)strcspn(page, "\n"), page, max);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* A tunable of the core; _ms: shown and set in ms, kept in jiffies. */
+#define SMQ_DD_ATTR(_n, _max, _ms)						\
+static ssize_t smq_dd_##_n##_show(struct smq_queue *q, char *page)		\
+{										\
+	struct smq_dd *dd = q->sched_data;					\
+	u64 v;									\
+										\
+	spin_lock(&dd->lock);							\
+	v = dd->dl.params._n;							\
+	spin_unlock(&dd->lock);							\
+	return sysfs_emit(page, "%llu\n", _ms ? jiffies_to_msecs(v) : v);	\
+}										\
+static ssize_t smq_dd_##_n##_store(struct smq_queue *q, const char *page,	\
+				   size_t count)				\
+{										\
+	struct smq_dd *dd = q->sched_data;					\
+	u64 v;									\
+										\
+	if (smq_dd_parse(page, _max, #_n, &v))					\
+		return -EINVAL;							\
+	if (_ms)								\
+		v = msecs_to_jiffies(v);					\
+	spin_lock(&dd->lock);							\
+	dd->dl.params._n = v;							\
+	spin_unlock(&dd->lock);							\
+	return count;								\
+}										\
+static struct smq_queue_attr smq_dd_attr_##_n = {				\
+	.attr = { .name = #_n, .mode = 0644 },					\
+	.show = smq_dd_##_n##_show,						\
+	.store = smq_dd_##_n##_store,						\
+}
+
+SMQ_DD_ATTR(read_expire, 3600000, true);
+SMQ_DD_ATTR(write_expire, 3600000, true);
+SMQ_DD_ATTR(writes_starved, 1024, false);
+SMQ_DD_ATTR(fifo_batch, 1024, false);
+SMQ_DD_ATTR(front_merges, 1, false);
+
+static ssize_t smq_dd_lock_stats_show(struct smq_queue *q, char *page)
+{
+	struct smq_dd *dd = q->sched_data;
+
+	return sysfs_emit(page, "acquired %ld busy %ld merges %ld\n",
+			  atomic_long_read(&dd->lock_acquired),
+			  atomic_long_read(&dd->lock_busy),
+			  atomic_long_read(&dd->merges));
+}
+
+static struct smq_queue_attr smq_dd_attr_lock_stats = {
+	.attr = { .name = "lock_stats", .mode = 0444 },
+	.show = smq_dd_lock_stats_show,
+};
+
+static struct attribute *smq_dd_attrs[] = {
+	&smq_dd_attr_read_expire.attr,
+	&smq_dd_attr_write_expire.attr,
+	&smq_dd_attr_writes_starved.attr,
+	&smq_dd_attr_fifo_batch.attr,
+	&smq_dd_attr_front_merges.attr,
+	&smq_dd_attr_lock_stats.attr,
+	NULL,
+};
+
+static const struct attribute_group smq_dd_attr_group = {
+	.attrs = smq_dd_attrs,
+};
+
+static struct smq_sched_ops smq_mq_deadline = {
+	.name = "mq-deadline",
+	.owner = THIS_MODULE,
+	.init_sched = smq_dd_init,
+	.exit_sched = smq_dd_exit,
+	.bio_merge = smq_dd_bio_merge,
+	.insert_requests = smq_dd_insert_requests,
+	.dispatch_request = smq_dd_dispatch_request,
+	.has_work = smq_dd_has_work,
+	.attrs = &smq_dd_attr_group,
+};
+
+/**
+ * smq_deadline_register - make mq-deadline selectable
+ */
+int smq_deadline_register(void)
+{
+	return smq_sched_register(&smq_mq_deadline);
+}
+
+/**
+ * smq_deadline_unregister - remove mq-deadline
+ */
+void smq_deadline_unregister(void)
+{
+	smq_sched_unregister(&smq_mq_deadline);
+}

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smq_blk: the legacy path's "deadline" elevator: the deadline core
+ * (smq_dl.c) under the legacy queue_lock, which the legacy code holds
+ * around every call.
+ */
+#include <linux/module.h>
+#include <linux/slab.h>
+#include "smq_legacy.h"
+
+static void *smq_ldl_init(struct smq_queue *q)
+{
+	struct smq_dl *dl = kzalloc(sizeof(*dl), GFP_KERNEL);
+	struct smq_dl_params p;
+
+	if (!dl)
+		return NULL;
+	smq_dl_params_default(&p, HZ);
+	smq_dl_init(dl, &p);
+	return dl;
+}
+
+static void smq_ldl_exit(void *data)
+{
+	kfree(data);
+}
+
+static void smq_ldl_add(void *data, struct smq_request *rq)
+{
+	int dir = op_is_write(smq_rq_op(rq)) ? SMQ_DL_WRITE : SMQ_DL_READ;
+
+	smq_dl_node_init(&rq->dl_node, rq->sector, smq_rq_sectors(rq), dir);
+	smq_dl_insert(data, &rq->dl_node, jiffies, false);
+}
+
+static struct smq_request *smq_ldl_next(void *data)
+{
+	struct smq_dl_node *n = smq_dl_dispatch(data, jiffies);
+
+	return n ? container_of(n, struct smq_request, dl_node) : NULL;
+}
+
+static bool smq_ldl_merge(void *data, struct smq_queue *q, struct bio *bio,
+			  unsigned int nr_segs)
+{
+	int dir = op_is_write(bio_op(bio)) ? SMQ_DL_WRITE : SMQ_DL_READ;
+	struct smq_dl_node *n;
+	struct smq_request *rq;
+
+	n = smq_dl_find_back_merge(data, dir, bio->bi_iter.bi_sector);
+	if (!n)
+		n = smq_dl_find_front_merge(data, dir, bio_end_sector(bio));
+	if (!n)
+		return false;
+	rq = container_of(n, struct smq_request, dl_node);
+	if (!smq_rq_try_merge(q, rq, bio, nr_segs))
+		return false;
+	smq_dl_resized(data, n, rq->sector, smq_rq_sectors(rq));
+	return true;
+}
+
+const struct smq_legacy_elv smq_legacy_deadline = {
+	.name = "deadline",
+	.init = smq_ldl_init,
+	.exit = smq_ldl_exit,
+	.add = smq_ldl_add,
+	.next = smq_ldl_next,
+	.merge = smq_ldl_merge,
+};
