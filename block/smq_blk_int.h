@@ -16,6 +16,11 @@
 struct smq_sched_ops;
 struct smq_legacy_queue;
 
+/* Queue limits before a disk sets its own */
+#define SMQ_DEFAULT_MAX_SECTORS		1024
+#define SMQ_DEFAULT_MAX_SEGMENTS	128
+#define SMQ_DEFAULT_MAX_SEGMENT_SIZE	65536
+
 /* smq_request.state */
 enum {
 	SMQ_RQ_IDLE = 0,

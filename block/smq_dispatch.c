@@ -115,6 +115,8 @@ static bool smq_dispatch_list(struct smq_hw_ctx *hctx, struct list_head *list)
 			continue;
 		}
 		if (ret == BLK_STS_RESOURCE || ret == BLK_STS_DEV_RESOURCE) {
+			/* Not the driver's: no timeout while it waits here. */
+			WRITE_ONCE(rq->state, SMQ_RQ_IDLE);
 			smq_put_budget(rq);
 			list_add(&rq->queuelist, list);
 			last_sent = false;

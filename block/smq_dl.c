@@ -220,7 +220,9 @@ static void smq_dl_rb_erase(struct smq_dl_rb **root, struct smq_dl_rb *z)
 	}
 	if (!removed_red)
 		smq_dl_rb_erase_fixup(root, x, xp);
-	z->parent = z->left = z->right = NULL;
+	z->parent = NULL;
+	z->left = NULL;
+	z->right = NULL;
 }
 
 static struct smq_dl_rb *smq_dl_rb_next(const struct smq_dl_rb *x)
@@ -663,16 +665,18 @@ void smq_dl_resized(struct smq_dl *dl, struct smq_dl_node *n,
  * smq_dl_merged() - two queued nodes were merged into one
  * @dl: scheduler state.
  * @into: the node that stays.
- * @gone: the node merged into @into; it leaves the scheduler.
+ * @gone: the node merged into @into; it leaves the scheduler (it may
+ *	also be an idle node that was never inserted: an insert merge).
  *
  * When both are sorted and @gone expires earlier, @into takes @gone's
- * place in the FIFO and its expiry.  The caller reports @into's new
- * extent with smq_dl_resized() (before or after this call).
+ * place in the FIFO and its expiry, like Linux's dd_merged_requests().
+ * The caller reports @into's new extent with smq_dl_resized() (before or
+ * after this call).
  */
 void smq_dl_merged(struct smq_dl *dl, struct smq_dl_node *into,
 		   struct smq_dl_node *gone)
 {
-	if (WARN_ON_ONCE(into == gone || gone->state == SMQ_DL_IDLE))
+	if (WARN_ON_ONCE(into == gone) || gone->state == SMQ_DL_IDLE)
 		return;
 	if (into->state == SMQ_DL_SORTED && gone->state == SMQ_DL_SORTED &&
 	    !WARN_ON_ONCE(into->dir != gone->dir) &&

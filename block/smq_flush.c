@@ -82,6 +82,8 @@ bool smq_flush_next_step(struct smq_request *rq)
 	} else {
 		return false;
 	}
+	/* The driver must build the command for the new step. */
+	rq->rq_flags &= ~SMQ_RQF_DONTPREP;
 	smq_requeue_request(rq, true);
 	return true;
 }

@@ -310,6 +310,7 @@ static void smq_legacy_request_fn(struct smq_queue *q)
 			if (ret == BLK_STS_OK)
 				continue;
 			if (ret == BLK_STS_RESOURCE || ret == BLK_STS_DEV_RESOURCE) {
+				WRITE_ONCE(rq->state, SMQ_RQ_IDLE);
 				spin_unlock_irq(&lq->queue_lock);
 				smq_put_budget(rq);
 				spin_lock_irq(&lq->queue_lock);

@@ -161,6 +161,7 @@ static int smq_alloc_hctx(struct smq_queue *q, unsigned int idx)
 	hctx->queue_num = idx;
 	hctx->tags = set->tags[idx];
 	hctx->next_cpu = -1;
+	hctx->driver_data = set->driver_data;
 	smq_hctx_kobj_init(hctx);
 	q->hctxs[idx] = hctx;
 	if (set->ops->init_hctx &&
@@ -283,6 +284,10 @@ struct smq_queue *smq_queue_create(struct smq_tag_set *set, void *queuedata)
 	INIT_WORK(&q->timeout_work, smq_timeout_work);
 	q->rq_affinity = 1;
 	q->nr_requests = set->queue_depth;
+	/* Until the disk's limits arrive (passthrough during the scan). */
+	q->max_sectors = SMQ_DEFAULT_MAX_SECTORS;
+	q->max_segments = SMQ_DEFAULT_MAX_SEGMENTS;
+	q->max_segment_size = SMQ_DEFAULT_MAX_SEGMENT_SIZE;
 	ret = percpu_ref_init(&q->q_usage_counter, smq_usage_release, 0,
 			      GFP_KERNEL);
 	if (ret) {

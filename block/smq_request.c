@@ -161,6 +161,8 @@ unsigned int smq_bio_segments(struct smq_queue *q, struct bio *bio)
 	struct bvec_iter iter;
 	struct bio_vec bv;
 
+	if (!bio_has_data(bio))
+		return 0;
 	bio_for_each_bvec(bv, bio, iter) {
 		phys_addr_t pa = page_to_phys(bv.bv_page) + bv.bv_offset;
 		unsigned int left = bv.bv_len;
@@ -196,6 +198,8 @@ unsigned int smq_rq_map_sg(struct smq_request *rq, struct scatterlist *sgl,
 		struct bvec_iter iter;
 		struct bio_vec bv;
 
+		if (!bio_has_data(bio))
+			continue;
 		bio_for_each_bvec(bv, bio, iter) {
 			struct page *page = bv.bv_page;
 			unsigned int off = bv.bv_offset;
