@@ -1,0 +1,692 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smq_scsi: the command path between the block layer and the driver.
+ *
+ *   ->get_budget / ->put_budget  per-LUN limit: sdev->device_busy up to
+ *                                sdev->queue_depth (lock-free)
+ *   ->queue_rq                   state checks, one-time command setup
+ *                                (SMQ_RQF_DONTPREP), ->queuecommand
+ *   ->complete                   result and sense -> end, retry or fail
+ *
+ * The host limit: on the mq path the tag depth is can_queue, so a request
+ * that got a tag has a host slot; on the legacy path shost->host_busy is
+ * counted under host_lock as the old midlayer did.  LUNs refused for a
+ * host-wide reason (host busy, host in recovery) wait on shost->starved_list
+ * and are rerun when a command of the host completes.
+ *
+ * Budget tokens belong to the block layer (see struct smq_mq_ops): the
+ * midlayer never puts one itself.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/jiffies.h>
+#include "smq_scsi_priv.h"
+#include <smq/sense.h>
+
+static const char *const smq_sdev_state_names[] = {
+	[SMQ_SDEV_CREATED] = "created",
+	[SMQ_SDEV_RUNNING] = "running",
+	[SMQ_SDEV_BLOCK] = "blocked",
+	[SMQ_SDEV_OFFLINE] = "offline",
+	[SMQ_SDEV_DEL] = "deleted",
+	[SMQ_SDEV_CANCEL] = "cancel",
+};
+
+/**
+ * smq_sdev_state_name - sysfs name of a LUN state
+ * @state: SMQ_SDEV_*
+ */
+const char *smq_sdev_state_name(enum smq_sdev_state state)
+{
+	if (state < ARRAY_SIZE(smq_sdev_state_names) &&
+	    smq_sdev_state_names[state])
+		return smq_sdev_state_names[state];
+	return "unknown";
+}
+
+/**
+ * smq_scsi_device_set_state - change a LUN's state
+ * @sdev: the LUN
+ * @state: the new state
+ *
+ * Takes host_lock.  DEL is final; CANCEL only leads to DEL.
+ *
+ * Return: 0, or -EINVAL for a transition that is not allowed.
+ */
+int smq_scsi_device_set_state(struct smq_scsi_device *sdev,
+			      enum smq_sdev_state state)
+{
+	struct smq_scsi_host *shost = sdev->host;
+	unsigned long flags;
+	int ret = 0;
+
+	spin_lock_irqsave(&shost->host_lock, flags);
+	switch (sdev->sdev_state) {
+	case SMQ_SDEV_DEL:
+		ret = -EINVAL;
+		break;
+	case SMQ_SDEV_CANCEL:
+		if (state != SMQ_SDEV_DEL)
+			ret = -EINVAL;
+		break;
+	default:
+		break;
+	}
+	if (!ret) {
+		WRITE_ONCE(sdev->sdev_state, state);
+		if (state == SMQ_SDEV_RUNNING)
+			sdev->offline_logged = false;
+	}
+	spin_unlock_irqrestore(&shost->host_lock, flags);
+	return ret;
+}
+
+/* ---- budgets ----------------------------------------------------------- */
+
+static int smq_scsi_get_budget(struct smq_queue *q)
+{
+	struct smq_scsi_device *sdev = smq_queue_data(q);
+	int busy = atomic_inc_return(&sdev->device_busy);
+
+	if (likely(busy <= (int)READ_ONCE(sdev->queue_depth)))
+		return 0;
+	atomic_dec(&sdev->device_busy);
+	return -1;
+}
+
+static void smq_scsi_put_budget(struct smq_queue *q, int budget_token)
+{
+	struct smq_scsi_device *sdev = smq_queue_data(q);
+
+	atomic_dec(&sdev->device_busy);
+}
+
+/* ---- host limit and starved LUNs -------------------------------------- */
+
+/* Put @sdev on the host's starved list (host_lock held). */
+static void smq_starve(struct smq_scsi_device *sdev)
+{
+	if (list_empty(&sdev->starved_entry))
+		list_add_tail(&sdev->starved_entry, &sdev->host->starved_list);
+}
+
+static void smq_scsi_mark_starved(struct smq_scsi_device *sdev)
+{
+	struct smq_scsi_host *shost = sdev->host;
+	unsigned long flags;
+
+	spin_lock_irqsave(&shost->host_lock, flags);
+	smq_starve(sdev);
+	spin_unlock_irqrestore(&shost->host_lock, flags);
+}
+
+/*
+ * Legacy path: take a host slot.  Returns false (and queues @sdev on the
+ * starved list) when the host is full.
+ */
+static bool smq_legacy_host_ready(struct smq_scsi_host *shost,
+				  struct smq_scsi_device *sdev)
+{
+	unsigned long flags;
+	bool ready = false;
+
+	spin_lock_irqsave(&shost->host_lock, flags);
+	if (shost->host_busy < shost->can_queue) {
+		shost->host_busy++;
+		if (!list_empty(&sdev->starved_entry))
+			list_del_init(&sdev->starved_entry);
+		ready = true;
+	} else {
+		smq_starve(sdev);
+	}
+	spin_unlock_irqrestore(&shost->host_lock, flags);
+	return ready;
+}
+
+static void smq_legacy_host_unbusy(struct smq_scsi_host *shost)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&shost->host_lock, flags);
+	shost->host_busy--;
+	spin_unlock_irqrestore(&shost->host_lock, flags);
+}
+
+/*
+ * Rerun the LUNs that waited for a host slot.  The runs are asynchronous;
+ * a LUN is removed from the list under host_lock before its queue goes
+ * away, so every queue run here is alive.
+ */
+static void smq_scsi_run_starved(struct smq_scsi_host *shost)
+{
+	struct smq_scsi_device *sdev, *next;
+	unsigned long flags;
+
+	if (list_empty(&shost->starved_list))
+		return;
+	spin_lock_irqsave(&shost->host_lock, flags);
+	list_for_each_entry_safe(sdev, next, &shost->starved_list,
+				 starved_entry) {
+		list_del_init(&sdev->starved_entry);
+		if (sdev->queue)
+			smq_run_hw_queues(sdev->queue, true);
+	}
+	spin_unlock_irqrestore(&shost->host_lock, flags);
+}
+
+/**
+ * smq_scsi_run_host_queues - rerun every LUN queue of a host
+ * @shost: the host (after recovery)
+ */
+void smq_scsi_run_host_queues(struct smq_scsi_host *shost)
+{
+	struct smq_scsi_device *sdev;
+	unsigned long flags;
+
+	spin_lock_irqsave(&shost->host_lock, flags);
+	list_for_each_entry(sdev, &shost->__devices, siblings) {
+		if (!list_empty(&sdev->starved_entry))
+			list_del_init(&sdev->starved_entry);
+		if (sdev->queue)
+			smq_run_hw_queues(sdev->queue, true);
+	}
+	spin_unlock_irqrestore(&shost->host_lock, flags);
+}
+
+/* ---- command setup ----------------------------------------------------- */
+
+static blk_status_t smq_state_check(struct smq_scsi_device *sdev)
+{
+	switch (READ_ONCE(sdev->sdev_state)) {
+	case SMQ_SDEV_RUNNING:
+	case SMQ_SDEV_CREATED:
+	case SMQ_SDEV_CANCEL:
+		return BLK_STS_OK;
+	case SMQ_SDEV_BLOCK:
+		return BLK_STS_RESOURCE;
+	case SMQ_SDEV_OFFLINE:
+		if (!READ_ONCE(sdev->offline_logged)) {
+			WRITE_ONCE(sdev->offline_logged, true);
+			smq_dev_err(&sdev->sdev_gendev,
+				"rejecting I/O to offline device\n");
+		}
+		return BLK_STS_IOERR;
+	default:
+		return BLK_STS_IOERR;
+	}
+}
+
+/* A passthrough request carries its CDB, allowed and timeout already. */
+static blk_status_t smq_setup_passthrough(struct smq_scsi_device *sdev,
+					  struct smq_request *rq,
+					  struct smq_scsi_cmnd *cmd)
+{
+	struct smq_scsi_host *shost = sdev->host;
+
+	cmd->transfer_len = smq_rq_bytes(rq);
+	cmd->sg_count = 0;
+	if (!cmd->transfer_len) {
+		cmd->sc_data_direction = DMA_NONE;
+	} else {
+		cmd->sc_data_direction = smq_rq_op(rq) == REQ_OP_DRV_OUT ?
+					 DMA_TO_DEVICE : DMA_FROM_DEVICE;
+		if (rq->nr_phys_segments > shost->sg_tablesize)
+			return BLK_STS_IOERR;
+		cmd->sg_count = smq_rq_map_sg(rq, cmd->sgl, shost->sg_tablesize);
+		if (!cmd->sg_count)
+			return BLK_STS_IOERR;
+	}
+	if (!rq->timeout)
+		rq->timeout = READ_ONCE(sdev->timeout);
+	return BLK_STS_OK;
+}
+
+static blk_status_t smq_prep_cmd(struct smq_scsi_device *sdev,
+				 struct smq_request *rq,
+				 struct smq_scsi_cmnd *cmd)
+{
+	cmd->device = sdev;
+	cmd->retries = 0;
+	cmd->jiffies_at_alloc = jiffies;
+	cmd->flags = 0;
+	cmd->result = 0;
+	cmd->resid = 0;
+	cmd->sense_len = 0;
+	if (smq_rq_is_passthrough(rq))
+		return smq_setup_passthrough(sdev, rq, cmd);
+	cmd->allowed = SMQ_DISK_RETRIES;
+	return smq_sd_init_command(cmd);
+}
+
+/* ---- dispatch ---------------------------------------------------------- */
+
+static blk_status_t smq_scsi_queue_rq(struct smq_hw_ctx *hctx,
+				      struct smq_request *rq, bool last)
+{
+	struct smq_scsi_cmnd *cmd = smq_rq_to_pdu(rq);
+	struct smq_scsi_device *sdev = smq_queue_data(rq->q);
+	struct smq_scsi_host *shost = sdev->host;
+	bool legacy = !shost->use_blk_mq;
+	blk_status_t ret;
+	int rtn;
+
+	ret = smq_state_check(sdev);
+	if (unlikely(ret != BLK_STS_OK))
+		goto out_fail;
+	if (unlikely(READ_ONCE(shost->shost_state) == SMQ_HOST_RECOVERY)) {
+		smq_scsi_mark_starved(sdev);
+		return BLK_STS_RESOURCE;
+	}
+	if (legacy && !smq_legacy_host_ready(shost, sdev))
+		return BLK_STS_RESOURCE;
+
+	if (!(rq->rq_flags & SMQ_RQF_DONTPREP)) {
+		ret = smq_prep_cmd(sdev, rq, cmd);
+		if (unlikely(ret != BLK_STS_OK)) {
+			if (legacy)
+				smq_legacy_host_unbusy(shost);
+			goto out_fail;
+		}
+		rq->rq_flags |= SMQ_RQF_DONTPREP;
+	} else {
+		/* A retry: same CDB and data, fresh outcome. */
+		cmd->result = 0;
+		cmd->resid = 0;
+		cmd->sense_len = 0;
+		cmd->flags = 0;
+	}
+
+	if (last)
+		cmd->flags |= SMQ_SCMD_LAST;
+	else
+		cmd->flags &= ~SMQ_SCMD_LAST;
+	set_bit(SMQ_SCMD_STATE_INFLIGHT, &cmd->state);
+	smq_start_request(rq);
+	atomic_inc(&sdev->iorequest_cnt);
+	/* The driver may complete (and the request be reused) in here. */
+	rtn = shost->hostt->queuecommand(shost, cmd);
+	if (likely(!rtn))
+		return BLK_STS_OK;
+
+	clear_bit(SMQ_SCMD_STATE_INFLIGHT, &cmd->state);
+	if (legacy)
+		smq_legacy_host_unbusy(shost);
+	if (rtn == SMQ_MLQUEUE_DEVICE_BUSY) {
+		/* Our budget is still counted: others in flight rerun us. */
+		return atomic_read(&sdev->device_busy) > 1 ?
+		       BLK_STS_DEV_RESOURCE : BLK_STS_RESOURCE;
+	}
+	smq_scsi_mark_starved(sdev);
+	return BLK_STS_RESOURCE;
+
+out_fail:
+	if (ret == BLK_STS_RESOURCE || ret == BLK_STS_DEV_RESOURCE)
+		return ret;
+	/* Passthrough callers read the outcome from the command. */
+	smq_scsi_set_result(cmd, SMQ_DID_NO_CONNECT, SMQ_SAM_GOOD);
+	cmd->sense_len = 0;
+	cmd->resid = smq_rq_bytes(rq);
+	return ret;
+}
+
+/* ---- completion -------------------------------------------------------- */
+
+/* Block status of a command that failed for good. */
+static blk_status_t smq_disp_status(enum smq_disposition disp, int result)
+{
+	switch (disp) {
+	case SMQ_DISP_OK:
+		return BLK_STS_OK;
+	case SMQ_DISP_NOT_SUPPORTED:
+		return BLK_STS_NOTSUPP;
+	case SMQ_DISP_INVALID:
+		return BLK_STS_TARGET;
+	case SMQ_DISP_MEDIUM_ERROR:
+		return BLK_STS_MEDIUM;
+	case SMQ_DISP_NOSPC:
+		return BLK_STS_NOSPC;
+	case SMQ_DISP_PROTECTION:
+		return BLK_STS_PROTECTION;
+	case SMQ_DISP_RESV_CONFLICT:
+		return SMQ_BLK_STS_RESV_CONFLICT;
+	case SMQ_DISP_TRANSPORT:
+		return BLK_STS_TRANSPORT;
+	default:
+		return smq_host_byte(result) == SMQ_DID_TIME_OUT ?
+		       BLK_STS_TIMEOUT : BLK_STS_IOERR;
+	}
+}
+
+/* One line per failed file I/O command, like sd's "FAILED Result:". */
+static void smq_log_failure(struct smq_scsi_cmnd *cmd,
+			    enum smq_disposition disp, blk_status_t status)
+{
+	unsigned int slen = min_t(unsigned int, cmd->sense_len, 18);
+
+	pr_err_ratelimited("%s: tag#%u FAILED (%s, %d) result: hostbyte=0x%02x status=0x%02x retries=%d/%d cdb: %*ph sense: %*ph\n",
+			   dev_name(&cmd->device->sdev_gendev),
+			   smq_scsi_cmd_tag(cmd), smq_disposition_name(disp),
+			   blk_status_to_errno(status),
+			   smq_host_byte(cmd->result),
+			   smq_status_byte(cmd->result), cmd->retries,
+			   cmd->allowed, min_t(int, cmd->cmd_len, 16), cmd->cmnd,
+			   slen, cmd->sense_buffer);
+}
+
+/* Retries of any kind stop after (allowed + 1) timeouts' worth of time. */
+static bool smq_retry_time_left(struct smq_scsi_cmnd *cmd,
+				struct smq_request *rq)
+{
+	unsigned long limit = (unsigned long)(cmd->allowed + 1) *
+			      (rq->timeout ?: HZ);
+
+	return time_before(jiffies, cmd->jiffies_at_alloc + limit);
+}
+
+/**
+ * smq_scsi_finish_command - end, retry or fail a finished command
+ * @cmd: command whose request this context owns (claimed by completion or
+ *	by the error handler), with result, resid and sense set
+ *
+ * Any context.
+ */
+void smq_scsi_finish_command(struct smq_scsi_cmnd *cmd)
+{
+	struct smq_request *rq = smq_scsi_cmd_to_rq(cmd);
+	struct smq_scsi_device *sdev = cmd->device;
+	struct smq_scsi_host *shost = sdev->host;
+	bool passthrough = smq_rq_is_passthrough(rq);
+	enum smq_disposition disp;
+	blk_status_t status;
+
+	clear_bit(SMQ_SCMD_STATE_INFLIGHT, &cmd->state);
+	atomic_inc(&sdev->iodone_cnt);
+	if (cmd->result)
+		atomic_inc(&sdev->ioerr_cnt);
+	if (!shost->use_blk_mq)
+		smq_legacy_host_unbusy(shost);
+
+	disp = smq_scsi_decide(cmd->cmnd[0], smq_host_byte(cmd->result),
+			       smq_status_byte(cmd->result), cmd->sense_buffer,
+			       min_t(unsigned int, cmd->sense_len,
+				     SMQ_SENSE_BUFFERSIZE));
+	status = smq_disp_status(disp, cmd->result);
+	if (!passthrough && disp != SMQ_DISP_RETRY &&
+	    disp != SMQ_DISP_REQUEUE) {
+		/* The disk decides on partial transfers and feature errors. */
+		status = smq_sd_done(cmd, status);
+		if (status == BLK_STS_AGAIN) {
+			disp = SMQ_DISP_RETRY;
+			status = BLK_STS_IOERR;
+		}
+	}
+
+	switch (disp) {
+	case SMQ_DISP_RETRY:
+		if (cmd->retries < cmd->allowed &&
+		    smq_retry_time_left(cmd, rq)) {
+			cmd->retries++;
+			goto requeue;
+		}
+		break;
+	case SMQ_DISP_REQUEUE:
+		if (smq_retry_time_left(cmd, rq))
+			goto requeue;
+		break;
+	default:
+		break;
+	}
+	if (status != BLK_STS_OK && !passthrough)
+		smq_log_failure(cmd, disp, status);
+	/* Host slots freed: rerun LUNs that waited for one. */
+	smq_scsi_run_starved(shost);
+	/*
+	 * The command is kept only across our own retries: the block layer
+	 * may run the request again as another step (a flush sequence
+	 * switches its operation), which needs a fresh command.
+	 */
+	rq->rq_flags &= ~SMQ_RQF_DONTPREP;
+	smq_end_request(rq, status);
+	return;
+
+requeue:
+	smq_scsi_run_starved(shost);
+	smq_requeue_request(rq, true);
+}
+
+static void smq_scsi_complete(struct smq_request *rq)
+{
+	smq_scsi_finish_command(smq_rq_to_pdu(rq));
+}
+
+/**
+ * smq_scsi_done - the driver finished a command
+ * @cmd: a command ->queuecommand accepted, with result (and resid, sense)
+ *
+ * Any context, exactly once per accepted command.  Ignored when the
+ * command's timeout already won (the error handler owns it then).
+ */
+void smq_scsi_done(struct smq_scsi_cmnd *cmd)
+{
+	smq_complete_request(smq_scsi_cmd_to_rq(cmd));
+}
+EXPORT_SYMBOL_GPL(smq_scsi_done);
+
+/* ---- per request setup ------------------------------------------------- */
+
+static int smq_scsi_init_request(struct smq_tag_set *set,
+				 struct smq_request *rq,
+				 unsigned int hctx_idx, int node)
+{
+	struct smq_scsi_host *shost = smq_set_to_shost(set);
+	struct smq_scsi_cmnd *cmd = smq_rq_to_pdu(rq);
+	size_t sg_bytes = shost->sg_tablesize * sizeof(struct scatterlist);
+	int ret;
+
+	memset(cmd, 0, sizeof(*cmd));
+	cmd->sgl = kmalloc_node(sg_bytes + SMQ_PAYLOAD_BYTES, GFP_KERNEL, node);
+	if (!cmd->sgl)
+		return -ENOMEM;
+	sg_init_table(cmd->sgl, shost->sg_tablesize);
+	cmd->payload = (u8 *)cmd->sgl + sg_bytes;
+	INIT_WORK(&cmd->eh_work, smq_eh_work);
+	if (shost->hostt->init_cmd_priv) {
+		ret = shost->hostt->init_cmd_priv(shost, cmd);
+		if (ret) {
+			kfree(cmd->sgl);
+			cmd->sgl = NULL;
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static void smq_scsi_exit_request(struct smq_tag_set *set,
+				  struct smq_request *rq,
+				  unsigned int hctx_idx)
+{
+	struct smq_scsi_host *shost = smq_set_to_shost(set);
+	struct smq_scsi_cmnd *cmd = smq_rq_to_pdu(rq);
+
+	if (!cmd->sgl)
+		return;
+	if (shost->hostt->exit_cmd_priv)
+		shost->hostt->exit_cmd_priv(shost, cmd);
+	kfree(cmd->sgl);
+	cmd->sgl = NULL;
+}
+
+static void smq_scsi_map_queues(struct smq_tag_set *set)
+{
+	struct smq_scsi_host *shost = smq_set_to_shost(set);
+
+	if (shost->hostt->map_queues && shost->use_blk_mq)
+		shost->hostt->map_queues(shost);
+	else
+		smq_map_queues_spread(set);
+}
+
+const struct smq_mq_ops smq_scsi_mq_ops = {
+	.queue_rq = smq_scsi_queue_rq,
+	.get_budget = smq_scsi_get_budget,
+	.put_budget = smq_scsi_put_budget,
+	.complete = smq_scsi_complete,
+	.timeout = smq_scsi_timeout,
+	.init_request = smq_scsi_init_request,
+	.exit_request = smq_scsi_exit_request,
+	.map_queues = smq_scsi_map_queues,
+};
+
+/* ---- helpers for drivers ----------------------------------------------- */
+
+/**
+ * smq_scsi_cmd_hwq - hardware queue a command was dispatched on
+ * @cmd: the command
+ *
+ * Return: the hardware queue index (0 on the legacy path).
+ */
+u16 smq_scsi_cmd_hwq(struct smq_scsi_cmnd *cmd)
+{
+	struct smq_request *rq = smq_scsi_cmd_to_rq(cmd);
+
+	return rq->hctx ? smq_hctx_index(rq->hctx) : 0;
+}
+EXPORT_SYMBOL_GPL(smq_scsi_cmd_hwq);
+
+/**
+ * smq_scsi_cmd_tag - the command's unique tag within its host
+ * @cmd: the command
+ *
+ * With host_tagset the block layer tag is unique host-wide; otherwise the
+ * hardware queue index is folded in (hwq << 16 | tag).
+ *
+ * Return: the tag.
+ */
+u32 smq_scsi_cmd_tag(struct smq_scsi_cmnd *cmd)
+{
+	struct smq_request *rq = smq_scsi_cmd_to_rq(cmd);
+	struct smq_scsi_host *shost = cmd->device->host;
+	u32 tag = (u32)rq->tag & 0xffff;
+
+	if (shost->host_tagset || !shost->use_blk_mq)
+		return (u32)rq->tag;
+	return ((u32)smq_scsi_cmd_hwq(cmd) << 16) | tag;
+}
+EXPORT_SYMBOL_GPL(smq_scsi_cmd_tag);
+
+/**
+ * smq_scsi_change_queue_depth - set a LUN's queue depth
+ * @sdev: the LUN
+ * @depth: 1..can_queue
+ *
+ * Takes effect for the next dispatch; commands already in flight finish.
+ *
+ * Return: the new depth, or -EINVAL.
+ */
+int smq_scsi_change_queue_depth(struct smq_scsi_device *sdev, int depth)
+{
+	if (depth < 1 || depth > sdev->host->can_queue)
+		return -EINVAL;
+	WRITE_ONCE(sdev->queue_depth, depth);
+	/* A larger depth may let waiting requests go now. */
+	if (sdev->queue)
+		smq_run_hw_queues(sdev->queue, true);
+	return depth;
+}
+EXPORT_SYMBOL_GPL(smq_scsi_change_queue_depth);
+
+struct smq_busy_count {
+	struct smq_scsi_host *shost;
+	unsigned int count;
+};
+
+static bool smq_count_inflight(struct smq_request *rq, void *data)
+{
+	struct smq_busy_count *c = data;
+	struct smq_scsi_cmnd *cmd = smq_rq_to_pdu(rq);
+
+	if (test_bit(SMQ_SCMD_STATE_INFLIGHT, &cmd->state))
+		c->count++;
+	return true;
+}
+
+/**
+ * smq_scsi_host_busy - commands the driver holds now
+ * @shost: the host
+ *
+ * The mq path counts in-flight commands over the busy tags; the legacy
+ * path reads host_busy.
+ *
+ * Return: the count (a snapshot).
+ */
+unsigned int smq_scsi_host_busy(struct smq_scsi_host *shost)
+{
+	struct smq_busy_count c = { .shost = shost };
+
+	if (!shost->use_blk_mq)
+		return READ_ONCE(shost->host_busy);
+	if (READ_ONCE(shost->shost_state) == SMQ_HOST_CREATED ||
+	    READ_ONCE(shost->shost_state) == SMQ_HOST_DEL)
+		return 0;
+	smq_tagset_busy_iter(&shost->tag_set, smq_count_inflight, &c);
+	return c.count;
+}
+EXPORT_SYMBOL_GPL(smq_scsi_host_busy);
+
+/* ---- internal commands ------------------------------------------------- */
+
+/**
+ * smq_scsi_execute - issue a SCSI command on a LUN's queue and wait
+ * @sdev: the LUN (its queue alive: scan, disk probe, ioctl under
+ *	queue_rwsem)
+ * @a: the command; the outcome is stored back into it
+ *
+ * The command travels the same tags, budgets and hardware queues as file
+ * I/O.  Sleeps.
+ *
+ * Return: 0 when the command was issued (its outcome in @a->result,
+ * @a->sense, @a->resid), or a negative errno when it could not be.
+ */
+int smq_scsi_execute(struct smq_scsi_device *sdev, struct smq_exec_args *a)
+{
+	struct smq_scsi_cmnd *cmd;
+	struct smq_request *rq;
+	int ret;
+
+	a->result = -1;
+	a->sense_len = 0;
+	a->resid = a->buf_len;
+	a->status = BLK_STS_IOERR;
+	if (a->cdb_len < 6 || a->cdb_len > SMQ_MAX_CDB ||
+	    (a->buf_len && !a->buf))
+		return -EINVAL;
+	rq = smq_alloc_request(sdev->queue, a->dir == DMA_TO_DEVICE ?
+			       REQ_OP_DRV_OUT : REQ_OP_DRV_IN, 0);
+	if (IS_ERR(rq))
+		return PTR_ERR(rq);
+	cmd = smq_rq_to_pdu(rq);
+	memset(cmd->cmnd, 0, sizeof(cmd->cmnd));
+	memcpy(cmd->cmnd, a->cdb, a->cdb_len);
+	cmd->cmd_len = a->cdb_len;
+	cmd->allowed = a->retries;
+	rq->timeout = a->timeout;
+	if (a->buf_len) {
+		ret = smq_rq_map_kern(rq, a->buf, a->buf_len, GFP_KERNEL);
+		if (ret) {
+			smq_free_request(rq);
+			return ret;
+		}
+	}
+	a->status = smq_execute_rq(rq);
+	a->result = cmd->result;
+	a->resid = min(cmd->resid, a->buf_len);
+	if (a->sense) {
+		a->sense_len = min_t(unsigned int, cmd->sense_len,
+				     SMQ_SENSE_BUFFERSIZE);
+		memcpy(a->sense, cmd->sense_buffer, a->sense_len);
+	}
+	smq_free_request(rq);
+	return 0;
+}
