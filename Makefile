@@ -1,0 +1,63 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# smq top-level Makefile. Kernel modules are built by Kbuild (see Kbuild)
+# against a chosen kernel's headers, out of tree, in build/<release>/.
+#
+#   make                    build all modules for the newest installed 6.12 headers
+#   make KVER=6.1           ... for the newest 6.1 headers (or KVER=<full release>)
+#   make all-kernels        build for 6.1 and 6.12
+#   make unit               userspace unit tests (tests/unit)
+#   make check              build, unit tests, guest suite (6.12), guest smoke (6.1)
+#   make bench              the main job: peer + smq fio benchmark in one guest
+#   make guest-test         only the guest suite (SUITE=check|smoke, KVER=...)
+#   make vm-selftest        prove the guest bench (status, timeout, panic, gate)
+#   make lint               shellcheck the scripts
+#   make clean              remove build/ (results/ is kept; make distclean)
+#
+# KDIR=<headers dir> overrides the kernel build tree; V=1 is passed to Kbuild.
+
+KVER ?= 6.12
+SUITE ?= check
+TOOLS := tools
+
+# Not exported to Kbuild: it has its own meaning of these.
+unexport KVER SUITE
+
+.PHONY: all modules all-kernels unit check bench guest-test vm-selftest lint \
+	clean distclean help
+
+all: modules
+
+modules:
+	+@$(TOOLS)/build/build.sh $(KVER) $(if $(V),V=$(V))
+
+all-kernels:
+	+@$(TOOLS)/build/build.sh 6.1 $(if $(V),V=$(V))
+	+@$(TOOLS)/build/build.sh 6.12 $(if $(V),V=$(V))
+
+unit:
+	+$(MAKE) -C tests/unit
+
+check:
+	+@$(TOOLS)/check.sh
+
+bench:
+	+@KVER=$(KVER) $(TOOLS)/bench/bench.sh
+
+guest-test: modules
+	@$(TOOLS)/vm/run-suite.sh -k $(KVER) $(SUITE)
+
+vm-selftest:
+	@$(TOOLS)/vm/selftest.sh $(KVER)
+
+lint:
+	@$(TOOLS)/lint.sh
+
+clean:
+	rm -rf build
+
+distclean: clean
+	rm -rf results
+
+help:
+	@sed -n '3,17s/^# \{0,1\}//p' Makefile

@@ -1,0 +1,28 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash
+# name: smq-modules
+# timeout: 120
+#
+# Every smq module built for this kernel (shipped under updates/smq) loads
+# with default parameters and unloads again, without kernel complaints.
+# Skipped when none was built.
+
+. "$SMQ_GUEST_DIR/lib/common.sh"
+
+dir=/lib/modules/$(uname -r)/updates/smq
+mods=$(find "$dir" -name '*.ko' 2>/dev/null | sed 's|.*/||; s|\.ko$||' | sort)
+[ -n "$mods" ] || skip "no smq modules built for $(uname -r)"
+
+loaded=
+for m in $mods; do
+	modprobe "$m" || fail "modprobe $m failed"
+	say "loaded $m"
+	loaded="$m $loaded"
+done
+lsmod
+for m in $loaded; do
+	[ -d "/sys/module/$m" ] || continue # already removed with a dependant
+	unload_modules "$m" || fail "cannot unload $m"
+	say "unloaded $m"
+done

@@ -1,0 +1,34 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash
+#
+# The dmesg gate: a test fails if the kernel reported a problem while it or
+# its target ran. The runner writes a unique mark into the kernel log before
+# the target comes up and checks every line after it when the target is down.
+
+# Kernel messages that fail a test (extended regular expressions).
+DMESG_BAD='WARNING:|BUG:|kernel BUG|Oops|general protection fault|soft lockup|hung task|blocked for more than|RCU stall|rcu_sched self-detected|rcu_preempt self-detected|detected stalls on CPU|Kernel panic|UBSAN:|KFENCE:|list_add corruption|list_del corruption'
+
+# The subset after which the kernel cannot be trusted to run further tests
+# (a CPU or task is stuck, memory may be corrupt): the runner stops there.
+# shellcheck disable=SC2034 # used by run-tests.sh
+DMESG_FATAL='BUG:|kernel BUG|Oops|general protection fault|soft lockup|hung task|blocked for more than|RCU stall|self-detected|detected stalls on CPU|Kernel panic'
+
+# dmesg_mark: write a fresh mark into the kernel log and print it.
+dmesg_mark() {
+	_dm_mark="smq-mark-$(date +%s)-$$-$(head -c 6 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+	echo "$_dm_mark" >/dev/kmsg
+	say "$_dm_mark"
+}
+
+# dmesg_since MARK: the kernel log after MARK (all of it if the mark is gone).
+dmesg_since() {
+	dmesg | awk -v m="$1" '
+		{ line[NR] = $0 }
+		index($0, m) { start = NR }
+		END { for (i = start + 1; i <= NR; i++) print line[i] }'
+}
+
+# dmesg_bad FILE: print the lines of FILE that fail the gate; true if any.
+dmesg_bad() {
+	grep -E "$DMESG_BAD" "$1"
+}

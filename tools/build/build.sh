@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# build.sh [KVER] [kbuild args...]: build all smq modules against the headers
+# of the kernel KVER names (see kver.sh; default 6.12) into
+# build/<release>/. KDIR=<dir> overrides the headers directory. Extra
+# arguments go to the kernel's make (e.g. V=1).
+set -euo pipefail
+# shellcheck source=tools/lib/smq.sh
+. "$(dirname "$0")/../lib/smq.sh"
+
+spec="${1:-$SMQ_DEFAULT_KVER}"
+shift || true
+rel="$("$SMQ_TOOLS/build/kver.sh" "$spec")"
+kdir="${KDIR:-}"
+if [[ -z "$kdir" ]]; then
+	kdir="/usr/src/linux-headers-$rel"
+	[[ -f "$kdir/Makefile" ]] || kdir="/lib/modules/$rel/build"
+fi
+[[ -f "$kdir/Makefile" ]] || smq_die "no kernel build tree for $rel at $kdir"
+
+out="$SMQ_TREE/build/$rel"
+"$SMQ_TOOLS/build/mirror.sh" "$out"
+
+# Inherit the jobserver of a parallel top-level make; otherwise use all CPUs.
+jobs=()
+[[ "${MAKEFLAGS:-}" == *jobserver* ]] || jobs=("-j$(nproc)")
+
+smq_log "building for $rel in ${out#"$SMQ_TREE"/}"
+"${MAKE:-make}" "${jobs[@]}" -C "$kdir" M="$out" "$@" modules
+mapfile -t kos < <(smq_built_modules "$out")
+smq_log "$rel: ${#kos[@]} module(s): ${kos[*]:-none}"

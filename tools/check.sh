@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# check.sh: everything `make check` runs, in order:
+#   setup     tools/vm/setup-host.sh (apt, guest kernels; fast when done)
+#   build     all modules for the default kernel (6.12)
+#   unit      make -C tests/unit ("N passed, N failed")
+#   vm        tools/vm/selftest.sh: the guest bench itself (status, hung
+#             guest killed at its limit, panic, runner verdicts, dmesg gate)
+#   guest     tests/guest/suites/check on 6.12 (tools/vm/run-suite.sh: one
+#             guest boot per suite line)
+#   build     all modules for the other kernel (6.1)
+#   smoke     tests/guest/suites/smoke on 6.1
+# Every step counts its tests; the last line printed is
+# "N passed, N failed, N skipped" and the exit status is 1 if anything failed.
+# Logs: results/check/<time>/ (SMQ_RESULTS overrides results/).
+set -uo pipefail
+# shellcheck source=tools/lib/smq.sh
+. "$(dirname "$0")/lib/smq.sh"
+SMQ_PROG=check
+
+MAIN_KVER="${SMQ_CHECK_KVER:-6.12}"
+OTHER_KVER="${SMQ_CHECK_OTHER_KVER:-6.1}"
+out="$SMQ_RESULTS/check/$(smq_timestamp)"
+mkdir -p "$out"
+passed=0 failed=0 skipped=0 last_failed=0 mods=none
+summary=()
+
+note() { # VERDICT TEXT
+	summary+=("$(printf '%-5s %s' "$1" "$2")")
+	smq_log "$1 $2"
+}
+
+# add_counts LABEL FILE: add the last "N passed, N failed[, N skipped]" of FILE.
+# Returns 1 if FILE has none.
+add_counts() {
+	local line p f s
+	line="$(grep -E '^[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$2" | tail -n 1)"
+	[[ -n "$line" ]] || return 1
+	read -r p _ f _ s _ <<<"${line//,/}"
+	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + ${s:-0}))
+	last_failed=$f
+	note "$( ((f)) && echo FAIL || echo ok)" "$1: $line"
+}
+
+# step NAME CMD...: run CMD, output to the terminal and $out/NAME.log.
+step() {
+	local name="$1" start=$SECONDS rc=0
+	shift
+	smq_log "=== $name: $*"
+	"$@" 2>&1 | tee "$out/$name.log" || rc=$?
+	smq_log "=== $name: status $rc ($((SECONDS - start))s)"
+	return "$rc"
+}
+
+# one_test NAME CMD...: a step that counts as one test.
+one_test() {
+	if step "$@"; then
+		passed=$((passed + 1))
+		note PASS "$1"
+	else
+		failed=$((failed + 1))
+		note FAIL "$1 (log: $out/$1.log)"
+		return 1
+	fi
+}
+
+# counted NAME CMD...: a step that prints "N passed, N failed[...]".
+counted() {
+	local name="$1" rc=0
+	step "$@" || rc=$?
+	if ! add_counts "$name" "$out/$name.log"; then
+		failed=$((failed + 1))
+		note FAIL "$name: no result line (status $rc; log: $out/$name.log)"
+	elif ((rc && !last_failed)); then
+		failed=$((failed + 1))
+		note FAIL "$name: status $rc although no test failed"
+	fi
+}
+
+# guest_suite NAME RELEASE SUITE MODULES: run a guest suite (one boot per
+# suite line), count its results.
+guest_suite() {
+	counted "$1" "$SMQ_TOOLS/vm/run-suite.sh" -k "$2" -M "$4" -o "$out/$1" "$3"
+}
+
+# build_for NAME RELEASE: build; set mods to the module dir for the guest
+# ("none" if the build failed, so that no stale modules are shipped).
+build_for() {
+	mods=none
+	if one_test "$1" "$SMQ_TOOLS/build/build.sh" "$2"; then
+		mods="$SMQ_TREE/build/$2"
+	fi
+}
+
+main() {
+	local start=$SECONDS rel
+	if ! one_test setup "$SMQ_TOOLS/vm/setup-host.sh"; then
+		echo "$passed passed, $failed failed, $skipped skipped"
+		return 1
+	fi
+	rel="$("$SMQ_TOOLS/build/kver.sh" "$MAIN_KVER")"
+	build_for "build-$MAIN_KVER" "$rel"
+	if [[ -f "$SMQ_TREE/tests/unit/Makefile" ]]; then
+		counted unit make -C "$SMQ_TREE/tests/unit"
+	else
+		note SKIP "unit: no tests/unit/Makefile"
+	fi
+	counted vm-selftest "$SMQ_TOOLS/vm/selftest.sh" "$rel"
+	guest_suite "guest-$MAIN_KVER" "$rel" check "$mods"
+
+	rel="$("$SMQ_TOOLS/build/kver.sh" "$OTHER_KVER")"
+	build_for "build-$OTHER_KVER" "$rel"
+	guest_suite "smoke-$OTHER_KVER" "$rel" smoke "$mods"
+
+	{
+		echo
+		echo "check summary ($((SECONDS - start))s, logs in $out):"
+		printf '  %s\n' "${summary[@]}"
+		echo "$passed passed, $failed failed, $skipped skipped"
+	} | tee "$out/summary"
+	((failed == 0))
+}
+
+main "$@"

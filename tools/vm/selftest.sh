@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# selftest.sh [KVER]: prove the guest bench itself works (three short boots):
+#   status   a guest command's exit status comes back, and the guest test
+#            runner reports PASS, SKIP, FAIL, a timed-out test and a test
+#            that made the kernel log a WARNING (dmesg gate) as it should;
+#   hang     a guest that hangs is killed at its wall-clock limit (20 s) and
+#            reported as a failure (status 124), not waited on;
+#   panic    a guest whose kernel panics is reported as a failure (125).
+# Prints "N passed, N failed" last; exit status 1 if anything failed.
+set -euo pipefail
+# shellcheck source=tools/lib/smq.sh
+. "$(dirname "$0")/../lib/smq.sh"
+
+spec="${1:-$SMQ_DEFAULT_KVER}"
+out="${SMQ_SELFTEST_OUT:-$SMQ_RESULTS/selftest/$(smq_timestamp)}"
+passed=0 failed=0
+
+verdict() { # OK NAME DETAIL
+	if [[ "$1" == 1 ]]; then
+		passed=$((passed + 1))
+		echo "PASS vm-selftest-$2: $3"
+	else
+		failed=$((failed + 1))
+		echo "FAIL vm-selftest-$2: $3"
+	fi
+}
+
+# run NAME LIMIT COMMAND: boot, sets rc and secs.
+run() {
+	local name="$1" limit="$2" start=$SECONDS
+	shift 2
+	rc=0
+	"$SMQ_TOOLS/vm/run.sh" -q -k "$spec" -M none -t "$limit" -o "$out/$name" -- "$@" || rc=$?
+	secs=$((SECONDS - start))
+}
+
+# 1. Exit status and the guest runner's verdicts.
+expected="PASS selftest-pass [none]
+SKIP selftest-skip [none]: skipping on purpose
+FAIL selftest-fail [none]: exit status 1
+FAIL selftest-timeout [none]: timed out after 3s
+FAIL selftest-dmesg-gate [none]: kernel complained in dmesg (was: PASS)"
+run status 180 'sh tests/guest/run-tests.sh none selftest/900-pass selftest/901-skip \
+	selftest/902-fail selftest/903-timeout selftest/904-dmesg-gate; exit 7'
+verdict "$((rc == 7))" exit-status "guest command's status 7 came back as $rc"
+got="$(cat "$out/status/results/guest-tests/results" 2>/dev/null || true)"
+if [[ "$got" == "$expected" ]] &&
+	grep -qx '1 passed, 3 failed, 1 skipped' "$out/status/results/guest-tests/summary"; then
+	verdict 1 runner "PASS, SKIP, FAIL, timeout and dmesg gate reported as expected"
+else
+	verdict 0 runner "unexpected runner verdicts:"$'\n'"$got"
+fi
+
+# 2. A hung guest is killed at the limit and reported.
+run hang 20 'echo "hanging on purpose"; sleep 100000'
+verdict "$((rc == 124 && secs < 45))" hang "hung guest: status $rc after ${secs}s (want 124 within the 20s limit)"
+
+# 3. A kernel panic is reported, not mistaken for success.
+run panic 120 'echo c >/proc/sysrq-trigger; sleep 100'
+verdict "$((rc == 125))" panic "panicking guest: status $rc (want 125)"
+
+echo "$passed passed, $failed failed"
+((failed == 0))
