@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * smq_sas internals shared by the files of drivers/sas/.
+ *
+ * Object model:
+ *   smq_sas_config - the validated module parameters; each host keeps a
+ *                    copy, so a host never looks at module globals
+ *   smq_sas_host   - one emulated HBA: a device "smq_sas_adapterN" under
+ *                    the "smq_sas" root device, the smq_scsi_host added
+ *                    under it, its LUNs and its reply queues
+ *   smq_sas_lun    - one emulated logical unit (channel 0, target T, LUN L)
+ *                    with its backing store
+ *   smq_sas_rq     - one reply queue (= one smq hardware queue), bound to a
+ *                    CPU mask the way a managed MSI-X vector is
+ *   smq_sas_cmd    - driver private data of every smq_scsi_cmnd
+ */
+#ifndef _SMQ_SAS_H
+#define _SMQ_SAS_H
+
+#include <linux/atomic.h>
+#include <linux/cpumask.h>
+#include <linux/device.h>
+#include <linux/hrtimer.h>
+#include <linux/interrupt.h>
+#include <linux/list.h>
+#include <linux/llist.h>
+#include <linux/smp.h>
+#include <linux/types.h>
+#include <linux/xarray.h>
+#include <smq/scsi.h>
+#include <smq/cdb.h>
+
+#define SMQ_SAS_NAME		"smq_sas"
+
+/* Limits of the module parameters (checked at insmod) */
+#define SMQ_SAS_MAX_HOSTS	64
+#define SMQ_SAS_MAX_TGTS	128
+#define SMQ_SAS_MAX_LUNS	256		/* peripheral addressing */
+#define SMQ_SAS_MAX_DEV_SIZE_MB	(4ULL << 20)	/* 4 TiB */
+#define SMQ_SAS_MAX_CAN_QUEUE	4096
+#define SMQ_SAS_MAX_COMPL_NSEC	NSEC_PER_SEC
+
+/* Fixed host properties */
+#define SMQ_SAS_SG_TABLESIZE	128
+#define SMQ_SAS_MAX_SECTORS	2048		/* 1 MiB per command */
+#define SMQ_SAS_MAX_SEGMENT	(64 * 1024)
+#define SMQ_SAS_MAX_UNMAP_BYTES	(64ULL << 20)	/* UNMAP, WRITE SAME */
+#define SMQ_SAS_MAX_UNMAP_DESC	8		/* sd sends one */
+
+/* INQUIRY identity of every LUN */
+#define SMQ_SAS_VENDOR		"SMQ"
+#define SMQ_SAS_MODEL		"smq_sas disk"
+#define SMQ_SAS_REV		"0100"
+/* NAA 5 company id: a locally administered CID (U/L bit set), not an OUI */
+#define SMQ_SAS_NAA_CID		0x0a534dULL
+
+/* Operation codes <smq/cdb.h> does not name */
+#define SMQ_SAS_OP_VERIFY_10		0x2f
+#define SMQ_SAS_OP_VERIFY_16		0x8f
+
+/* The REPORT LUNS well-known logical unit (SPC-4), as an integer LUN */
+#define SMQ_SAS_WLUN_REPORT_LUNS	0xc101
+
+enum smq_sas_backing {
+	SMQ_SAS_BACKING_NULL,	/* no data kept, nothing copied */
+	SMQ_SAS_BACKING_RAM,	/* sparse page store per LUN */
+};
+
+enum smq_sas_irqmode {
+	SMQ_SAS_IRQ_NONE = 0,	/* complete inside queuecommand */
+	SMQ_SAS_IRQ_SOFTIRQ = 1,/* reply-queue tasklet on a CPU of its mask */
+	SMQ_SAS_IRQ_TIMER = 2,	/* per-command hrtimer, hardirq context */
+};
+
+/**
+ * struct smq_sas_config - validated parameters a host is built from
+ * @num_tgts: targets per host
+ * @max_luns: LUNs per target
+ * @nr_blocks: capacity of each LUN in logical blocks
+ * @block_shift: log2 of the logical block size
+ * @backing: SMQ_SAS_BACKING_*
+ * @submit_queues: reply queues = hardware queues
+ * @host_tagset: one tag space shared by all reply queues
+ * @can_queue: commands per reply queue, or per host with @host_tagset
+ * @cmd_per_lun: default LUN queue depth
+ * @irqmode: SMQ_SAS_IRQ_*
+ * @completion_nsec: service time in timer mode
+ */
+struct smq_sas_config {
+	unsigned int num_tgts;
+	unsigned int max_luns;
+	u64 nr_blocks;
+	unsigned int block_shift;
+	enum smq_sas_backing backing;
+	unsigned int submit_queues;
+	bool host_tagset;
+	unsigned int can_queue;
+	unsigned int cmd_per_lun;
+	enum smq_sas_irqmode irqmode;
+	u64 completion_nsec;
+};
+
+/**
+ * struct smq_sas_store - sparse RAM backing (see smq_sas_store.c)
+ * @pages: page index -> struct page; the xarray's lock (irq-safe)
+ *	serializes inserts and erases, lookups run under RCU
+ * @nr_pages: pages allocated
+ */
+struct smq_sas_store {
+	struct xarray pages;
+	atomic_long_t nr_pages;
+};
+
+/**
+ * struct smq_sas_lun - one emulated logical unit
+ * @host: its host
+ * @target: target id
+ * @lun: LUN
+ * @serial: unit serial number (VPD 0x80), NUL-terminated
+ * @info: what INQUIRY, READ CAPACITY and MODE SENSE report (immutable)
+ * @store: data, with SMQ_SAS_BACKING_RAM
+ */
+struct smq_sas_lun {
+	struct smq_sas_host *host;
+	unsigned int target;
+	unsigned int lun;
+	char serial[32];
+	struct smq_lun_info info;
+	struct smq_sas_store store;
+};
+
+/**
+ * struct smq_sas_report_luns - a precomputed REPORT LUNS payload
+ * @buf: the data (LUN LIST LENGTH covers the whole list)
+ * @len: bytes in @buf
+ */
+struct smq_sas_report_luns {
+	u8 *buf;
+	unsigned int len;
+};
+
+/**
+ * struct smq_sas_rq - one reply queue
+ * @host: its host
+ * @index: hardware queue index
+ * @mask: CPUs this queue's "vector" is affine to (points into the host's
+ *	mask array)
+ * @done_list: softirq mode: commands completed by the "device", waiting
+ *	for the reply-queue tasklet (lock-free)
+ * @tasklet: softirq mode: completes @done_list
+ * @csd: softirq mode: IPI raising @tasklet on a CPU of @mask
+ * @ipi_armed: bit 0 set while @csd is owned by an in-flight IPI; serializes
+ *	users of @csd
+ * @ipi_inflight: IPIs sent whose handler has not yet returned
+ * @queued: commands accepted on this queue
+ * @completed: commands handed to smq_scsi_done() through this queue
+ *	(incremented after the call, so queued == completed means no
+ *	completion path still touches the host)
+ * @ipis: IPIs sent (completions arriving on a CPU outside @mask)
+ */
+struct smq_sas_rq {
+	struct smq_sas_host *host;
+	unsigned int index;
+	const struct cpumask *mask;
+	struct llist_head done_list;
+	struct tasklet_struct tasklet;
+	call_single_data_t csd;
+	unsigned long ipi_armed;
+	atomic_t ipi_inflight;
+	atomic_long_t queued;
+	atomic_long_t completed;
+	atomic_long_t ipis;
+} ____cacheline_aligned_in_smp;
+
+/**
+ * struct smq_sas_host - one emulated HBA
+ * @dev: "smq_sas_adapterN", child of the root device, parent of the SCSI
+ *	host; its release frees this structure
+ * @entry: in the module's host list (protected by the list's mutex)
+ * @id: N in the device name
+ * @shost: the midlayer host, NULL until allocated
+ * @cfg: the parameters this host was built with
+ * @luns: num_tgts * max_luns units, index target * max_luns + lun
+ * @wlun_info: INQUIRY data of the REPORT LUNS well-known LUN
+ * @nolun_info: INQUIRY data of an absent LUN (peripheral qualifier 3)
+ * @report_luns: REPORT LUNS answers for SELECT REPORT 0x00, 0x01, 0x02
+ * @rqs: submit_queues reply queues
+ * @masks: the CPU mask of each reply queue (smq_cpumap_spread_masks())
+ * @mask_ptrs: the same masks, as map_queues hands them on
+ * @debugfs: the host's debugfs directory, or NULL
+ */
+struct smq_sas_host {
+	struct device dev;
+	struct list_head entry;
+	int id;
+	struct smq_scsi_host *shost;
+	struct smq_sas_config cfg;
+	struct smq_sas_lun *luns;
+	struct smq_lun_info wlun_info;
+	struct smq_lun_info nolun_info;
+	struct smq_sas_report_luns report_luns[3];
+	struct smq_sas_rq *rqs;
+	cpumask_var_t *masks;
+	const struct cpumask **mask_ptrs;
+	struct dentry *debugfs;
+};
+
+/**
+ * struct smq_sas_cmd - driver private data of a command (hostt cmd_size)
+ * @scmd: the command this data belongs to
+ * @rq: reply queue the command completes on (set at submission)
+ * @timer: timer mode: fires after completion_nsec
+ * @node: softirq mode: entry in @rq's done_list
+ */
+struct smq_sas_cmd {
+	struct smq_scsi_cmnd *scmd;
+	struct smq_sas_rq *rq;
+	struct hrtimer timer;
+	struct llist_node node;
+};
+
+static inline struct smq_sas_host *
+smq_sas_shost_to_host(struct smq_scsi_host *shost)
+{
+	return *(struct smq_sas_host **)smq_shost_priv(shost);
+}
+
+static inline unsigned int smq_sas_block_size(const struct smq_sas_config *cfg)
+{
+	return 1U << cfg->block_shift;
+}
+
+/* smq_sas_main.c */
+extern struct dentry *smq_sas_debugfs_root;
+
+/* smq_sas_host.c */
+int smq_sas_root_init(void);
+void smq_sas_root_exit(void);
+int smq_sas_host_add(const struct smq_sas_config *cfg);
+bool smq_sas_host_remove_last(void);
+unsigned int smq_sas_host_count(void);
+
+/* smq_sas_queue.c */
+int smq_sas_queues_init(struct smq_sas_host *host);
+void smq_sas_queues_quiesce(struct smq_sas_host *host);
+void smq_sas_queues_free(struct smq_sas_host *host);
+void smq_sas_map_queues(struct smq_scsi_host *shost);
+int smq_sas_init_cmd_priv(struct smq_scsi_host *shost,
+			  struct smq_scsi_cmnd *scmd);
+void smq_sas_exit_cmd_priv(struct smq_scsi_host *shost,
+			   struct smq_scsi_cmnd *scmd);
+void smq_sas_complete(struct smq_sas_host *host, struct smq_scsi_cmnd *scmd);
+void smq_sas_debugfs_add(struct smq_sas_host *host);
+
+/* smq_sas_store.c */
+void smq_sas_store_init(struct smq_sas_store *s);
+void smq_sas_store_destroy(struct smq_sas_store *s);
+ssize_t smq_sas_store_xfer(struct smq_sas_store *s, u64 pos,
+			   struct scatterlist *sgl, unsigned int nents,
+			   size_t len, bool to_store);
+void smq_sas_store_discard(struct smq_sas_store *s, u64 pos, u64 len);
+int smq_sas_store_fill(struct smq_sas_store *s, u64 pos, u64 nr_blocks,
+		       struct scatterlist *sgl, unsigned int nents,
+		       unsigned int blksz);
+
+/* smq_sas_cmd.c */
+int smq_sas_luns_init(struct smq_sas_host *host);
+void smq_sas_luns_free(struct smq_sas_host *host);
+int smq_sas_queuecommand(struct smq_scsi_host *shost,
+			 struct smq_scsi_cmnd *scmd);
+void smq_sas_check_condition(struct smq_scsi_cmnd *scmd, u8 key,
+			     u16 asc_ascq);
+void smq_sas_good(struct smq_scsi_cmnd *scmd);
+
+/* smq_sas_rw.c: media access commands; return 0 or SMQ_MLQUEUE_* */
+int smq_sas_rw(struct smq_sas_lun *lun, struct smq_scsi_cmnd *scmd);
+int smq_sas_verify(struct smq_sas_lun *lun, struct smq_scsi_cmnd *scmd);
+int smq_sas_sync_cache(struct smq_sas_lun *lun, struct smq_scsi_cmnd *scmd);
+int smq_sas_unmap(struct smq_sas_lun *lun, struct smq_scsi_cmnd *scmd);
+int smq_sas_write_same(struct smq_sas_lun *lun, struct smq_scsi_cmnd *scmd);
+
+#endif /* _SMQ_SAS_H */

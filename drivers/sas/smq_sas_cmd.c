@@ -1,0 +1,459 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smq_sas command emulation: LUN identity, command dispatch and the
+ * commands that do not touch the medium (INQUIRY, REPORT LUNS, READ
+ * CAPACITY, MODE SENSE, REQUEST SENSE, TEST UNIT READY, START STOP UNIT).
+ * Media access commands are in smq_sas_rw.c.
+ *
+ * CDB decoding and response payloads come from the shared helpers of
+ * <smq/cdb.h>, sense data from <smq/sense.h>; this file decides what an
+ * emulated LUN answers.
+ *
+ * Addressing, as a SAS target device would answer:
+ *   channel 0, id < num_tgts, LUN < max_luns   the LUN
+ *   LUN 0xc101 of such a target                REPORT LUNS well-known LUN
+ *   any other LUN of such a target             absent LUN (SPC-4 "incorrect
+ *                                              logical unit")
+ *   any other channel or id                    no such target: DID_NO_CONNECT
+ */
+#include <linux/scatterlist.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <smq/scsi.h>
+#include <smq/cdb.h>
+#include <smq/sense.h>
+
+#include "smq_sas.h"
+
+/* SAVING PARAMETERS NOT SUPPORTED, not named by <smq/sense.h> */
+#define SMQ_SAS_ASC_SAVING_NOT_SUPP	0x3900
+
+/* Largest response built on the stack: VPD 0x83 with a 64-byte serial. */
+#define SMQ_SAS_RESP_MAX		128
+
+/* ---- LUN identity ------------------------------------------------------ */
+
+static void smq_sas_lun_info_init(const struct smq_sas_config *cfg,
+				  struct smq_lun_info *lu, u8 device_type)
+{
+	unsigned int bs = smq_sas_block_size(cfg);
+
+	lu->vendor = SMQ_SAS_VENDOR;
+	lu->model = SMQ_SAS_MODEL;
+	lu->rev = SMQ_SAS_REV;
+	lu->device_type = device_type;
+	lu->nr_blocks = cfg->nr_blocks;
+	lu->block_size = bs;
+	lu->lbppbe = 0;
+	lu->unmap = true;
+	/* With null backing reads return nothing in particular. */
+	lu->lbprz = cfg->backing == SMQ_SAS_BACKING_RAM;
+	lu->write_cache = true;
+	lu->dpofua = true;
+	lu->desc_sense = false;
+	lu->rotation_rate = 1;
+	lu->max_xfer_blocks = (SMQ_SAS_MAX_SECTORS << SECTOR_SHIFT) / bs;
+	lu->opt_xfer_blocks = 0;
+	lu->max_unmap_blocks = SMQ_SAS_MAX_UNMAP_BYTES / bs;
+	lu->max_unmap_descs = SMQ_SAS_MAX_UNMAP_DESC;
+	lu->unmap_granularity = max_t(unsigned int, PAGE_SIZE / bs, 1);
+	lu->max_ws_blocks = SMQ_SAS_MAX_UNMAP_BYTES / bs;
+}
+
+/* Precompute the REPORT LUNS answers: LUNs, well-known LUNs, both. */
+static int smq_sas_report_luns_init(struct smq_sas_host *host)
+{
+	unsigned int i, nr = host->cfg.max_luns, sel;
+	u64 *luns;
+	int ret = 0;
+
+	luns = kcalloc(nr + 1, sizeof(*luns), GFP_KERNEL);
+	if (!luns)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++)
+		luns[i] = smq_lun_flat(i);
+	luns[nr] = SMQ_SAS_WLUN_REPORT_LUNS;
+
+	for (sel = 0; sel < ARRAY_SIZE(host->report_luns); sel++) {
+		struct smq_sas_report_luns *rl = &host->report_luns[sel];
+		const u64 *first = sel == 1 ? &luns[nr] : luns;
+		unsigned int count = sel == 0 ? nr : sel == 1 ? 1 : nr + 1;
+		unsigned int len = 8 + 8 * count;
+		int n;
+
+		rl->buf = kzalloc(len, GFP_KERNEL);
+		if (!rl->buf) {
+			ret = -ENOMEM;
+			break;
+		}
+		n = smq_emu_report_luns(first, count, rl->buf, len);
+		if (n < 0) {
+			ret = n;
+			break;
+		}
+		rl->len = n;
+	}
+	kfree(luns);
+	return ret;
+}
+
+/**
+ * smq_sas_luns_init - create the LUNs of a host and what they report
+ * @host: the host; host->cfg and host->id are set
+ *
+ * Return: 0 or -ENOMEM.  On failure smq_sas_luns_free() cleans up.
+ */
+int smq_sas_luns_init(struct smq_sas_host *host)
+{
+	const struct smq_sas_config *cfg = &host->cfg;
+	unsigned int t, l;
+
+	host->luns = kvcalloc(cfg->num_tgts * cfg->max_luns,
+			      sizeof(*host->luns), GFP_KERNEL);
+	if (!host->luns)
+		return -ENOMEM;
+
+	for (t = 0; t < cfg->num_tgts; t++) {
+		for (l = 0; l < cfg->max_luns; l++) {
+			struct smq_sas_lun *lun;
+
+			lun = &host->luns[t * cfg->max_luns + l];
+
+			lun->host = host;
+			lun->target = t;
+			lun->lun = l;
+			snprintf(lun->serial, sizeof(lun->serial),
+				 "SMQSAS%03X%02X%02X", host->id, t, l);
+			smq_sas_lun_info_init(cfg, &lun->info, 0);
+			lun->info.serial = lun->serial;
+			/* NAA 5: company id, then 36 bits: host, target, LUN */
+			lun->info.naa = (5ULL << 60) | (SMQ_SAS_NAA_CID << 36) |
+					((u64)(host->id & 0xfff) << 24) |
+					(t << 16) | l;
+			smq_sas_store_init(&lun->store);
+		}
+	}
+
+	smq_sas_lun_info_init(cfg, &host->wlun_info, 0x1e);
+	smq_sas_lun_info_init(cfg, &host->nolun_info, 0x1f);
+	return smq_sas_report_luns_init(host);
+}
+
+/**
+ * smq_sas_luns_free - free the LUNs and their stores
+ * @host: the host; no command can reach it any more
+ */
+void smq_sas_luns_free(struct smq_sas_host *host)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(host->report_luns); i++) {
+		kfree(host->report_luns[i].buf);
+		host->report_luns[i].buf = NULL;
+	}
+	if (!host->luns)
+		return;
+	for (i = 0; i < host->cfg.num_tgts * host->cfg.max_luns; i++)
+		smq_sas_store_destroy(&host->luns[i].store);
+	kvfree(host->luns);
+	host->luns = NULL;
+}
+
+/* ---- results ----------------------------------------------------------- */
+
+/**
+ * smq_sas_good - finish a command with GOOD status
+ * @scmd: the command
+ */
+void smq_sas_good(struct smq_scsi_cmnd *scmd)
+{
+	smq_scsi_set_result(scmd, SMQ_DID_OK, SMQ_SAM_STAT_GOOD);
+	scmd->sense_len = 0;
+}
+
+/**
+ * smq_sas_check_condition - finish a command with CHECK CONDITION
+ * @scmd: the command
+ * @key: sense key (SMQ_SK_*)
+ * @asc_ascq: additional sense code and qualifier (SMQ_ASC_*)
+ *
+ * Fixed format sense, as the control mode page announces (D_SENSE=0).
+ * No data was transferred.
+ */
+void smq_sas_check_condition(struct smq_scsi_cmnd *scmd, u8 key,
+			     u16 asc_ascq)
+{
+	int n = smq_sense_build(scmd->sense_buffer, sizeof(scmd->sense_buffer),
+				false, key, asc_ascq);
+
+	scmd->sense_len = n > 0 ? n : 0;
+	scmd->resid = scmd->transfer_len;
+	smq_scsi_set_result(scmd, SMQ_DID_OK, SMQ_SAM_STAT_CHECK_CONDITION);
+}
+
+static void smq_sas_invalid_field(struct smq_scsi_cmnd *scmd)
+{
+	smq_sas_check_condition(scmd, SMQ_SK_ILLEGAL_REQUEST,
+				SMQ_ASC_INVALID_FIELD_IN_CDB);
+}
+
+/* Return @len bytes of @buf as data-in, within the command's buffer. */
+static void smq_sas_data_in(struct smq_scsi_cmnd *scmd, const void *buf,
+			    unsigned int len)
+{
+	size_t n = 0;
+
+	len = min(len, scmd->transfer_len);
+	if (len && scmd->sgl && scmd->sg_count)
+		n = sg_copy_from_buffer(scmd->sgl, scmd->sg_count, buf, len);
+	scmd->resid = scmd->transfer_len - n;
+	smq_sas_good(scmd);
+}
+
+/* ---- commands ---------------------------------------------------------- */
+
+static void smq_sas_inquiry(const struct smq_lun_info *lu, bool absent,
+			    struct smq_scsi_cmnd *scmd)
+{
+	const u8 *cdb = scmd->cmnd;
+	u8 buf[SMQ_SAS_RESP_MAX];
+	int alloc, n;
+
+	alloc = smq_cdb_alloc_len(cdb, scmd->cmd_len);
+	if (alloc < 0 || (cdb[1] & 0x02) ||		/* CMDDT */
+	    (!(cdb[1] & 0x01) && cdb[2])) {	/* page code without EVPD */
+		smq_sas_invalid_field(scmd);
+		return;
+	}
+	alloc = min_t(int, alloc, sizeof(buf));
+	if (cdb[1] & 0x01)
+		n = smq_emu_vpd(lu, cdb[2], buf, alloc);
+	else
+		n = smq_emu_inquiry(lu, buf, alloc);
+	if (n < 0) {
+		smq_sas_invalid_field(scmd);
+		return;
+	}
+	if (absent && n > 0)
+		buf[0] = 0x7f;	/* qualifier 3 (no LU here), type 0x1f */
+	smq_sas_data_in(scmd, buf, n);
+}
+
+static void smq_sas_report_luns(struct smq_sas_host *host,
+				struct smq_scsi_cmnd *scmd)
+{
+	int alloc = smq_cdb_alloc_len(scmd->cmnd, scmd->cmd_len);
+	u8 select = scmd->cmnd[2];
+	const struct smq_sas_report_luns *rl;
+
+	if (alloc < 4 || select >= ARRAY_SIZE(host->report_luns)) {
+		smq_sas_invalid_field(scmd);
+		return;
+	}
+	rl = &host->report_luns[select];
+	smq_sas_data_in(scmd, rl->buf, min_t(unsigned int, alloc, rl->len));
+}
+
+static void smq_sas_read_capacity(const struct smq_lun_info *lu,
+				  struct smq_scsi_cmnd *scmd)
+{
+	int alloc = smq_cdb_alloc_len(scmd->cmnd, scmd->cmd_len);
+	u8 buf[32];
+	int n;
+
+	if (alloc < 0) {	/* SERVICE ACTION IN(16), not READ CAPACITY */
+		smq_sas_invalid_field(scmd);
+		return;
+	}
+	alloc = min_t(int, alloc, sizeof(buf));
+	if (scmd->cmnd[0] == SMQ_OP_READ_CAPACITY_10)
+		n = smq_emu_read_capacity10(lu, buf, alloc);
+	else
+		n = smq_emu_read_capacity16(lu, buf, alloc);
+	smq_sas_data_in(scmd, buf, n);
+}
+
+static void smq_sas_mode_sense(const struct smq_lun_info *lu,
+			       struct smq_scsi_cmnd *scmd)
+{
+	struct smq_mode_sense_req req;
+	u8 buf[64];
+	int n;
+
+	if (smq_cdb_decode_mode_sense(scmd->cmnd, scmd->cmd_len, &req)) {
+		smq_sas_invalid_field(scmd);
+		return;
+	}
+	if (req.pc == SMQ_MODE_PC_SAVED) {
+		smq_sas_check_condition(scmd, SMQ_SK_ILLEGAL_REQUEST,
+					SMQ_SAS_ASC_SAVING_NOT_SUPP);
+		return;
+	}
+	n = smq_emu_mode_sense(lu, &req, buf,
+			       min_t(unsigned int, req.alloc_len, sizeof(buf)));
+	if (n < 0) {
+		smq_sas_invalid_field(scmd);
+		return;
+	}
+	smq_sas_data_in(scmd, buf, n);
+}
+
+/*
+ * REQUEST SENSE: sense is returned with every CHECK CONDITION (autosense),
+ * so nothing is pending; an absent LUN reports LOGICAL UNIT NOT SUPPORTED.
+ */
+static void smq_sas_request_sense(struct smq_scsi_cmnd *scmd, bool absent)
+{
+	int alloc = smq_cdb_alloc_len(scmd->cmnd, scmd->cmd_len);
+	bool desc = scmd->cmnd[1] & 0x01;
+	u8 buf[SMQ_SENSE_FIXED_LEN];
+	int n;
+
+	if (alloc < 0) {
+		smq_sas_invalid_field(scmd);
+		return;
+	}
+	if (absent)
+		n = smq_sense_build(buf, sizeof(buf), desc,
+				    SMQ_SK_ILLEGAL_REQUEST,
+				    SMQ_ASC_LUN_NOT_SUPPORTED);
+	else
+		n = smq_sense_build(buf, sizeof(buf), desc, SMQ_SK_NO_SENSE,
+				    SMQ_ASC_NO_ADDITIONAL_INFO);
+	smq_sas_data_in(scmd, buf, min(alloc, max(n, 0)));
+}
+
+/* Commands any LUN address of an existing target answers. */
+static bool smq_sas_any_lun_cmd(struct smq_sas_host *host,
+				struct smq_scsi_cmnd *scmd,
+				const struct smq_lun_info *lu, bool absent)
+{
+	switch (scmd->cmnd[0]) {
+	case SMQ_OP_INQUIRY:
+		smq_sas_inquiry(lu, absent, scmd);
+		return true;
+	case SMQ_OP_REPORT_LUNS:
+		smq_sas_report_luns(host, scmd);
+		return true;
+	case SMQ_OP_REQUEST_SENSE:
+		smq_sas_request_sense(scmd, absent);
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* A command to an existing LUN.  Return: 0 or SMQ_MLQUEUE_*. */
+static int smq_sas_lun_cmd(struct smq_sas_lun *lun, struct smq_scsi_cmnd *scmd)
+{
+	switch (scmd->cmnd[0]) {
+	case SMQ_OP_READ_6:
+	case SMQ_OP_READ_10:
+	case SMQ_OP_READ_12:
+	case SMQ_OP_READ_16:
+	case SMQ_OP_WRITE_6:
+	case SMQ_OP_WRITE_10:
+	case SMQ_OP_WRITE_12:
+	case SMQ_OP_WRITE_16:
+		return smq_sas_rw(lun, scmd);
+	case SMQ_OP_TEST_UNIT_READY:
+	case SMQ_OP_START_STOP_UNIT:	/* the medium never stops */
+		smq_sas_good(scmd);
+		return 0;
+	case SMQ_OP_READ_CAPACITY_10:
+	case SMQ_OP_SERVICE_ACTION_IN_16:
+		smq_sas_read_capacity(&lun->info, scmd);
+		return 0;
+	case SMQ_OP_MODE_SENSE_6:
+	case SMQ_OP_MODE_SENSE_10:
+		smq_sas_mode_sense(&lun->info, scmd);
+		return 0;
+	case SMQ_OP_SYNCHRONIZE_CACHE_10:
+	case SMQ_OP_SYNCHRONIZE_CACHE_16:
+		return smq_sas_sync_cache(lun, scmd);
+	case SMQ_SAS_OP_VERIFY_10:
+	case SMQ_SAS_OP_VERIFY_16:
+		return smq_sas_verify(lun, scmd);
+	case SMQ_OP_UNMAP:
+		return smq_sas_unmap(lun, scmd);
+	case SMQ_OP_WRITE_SAME_10:
+	case SMQ_OP_WRITE_SAME_16:
+		return smq_sas_write_same(lun, scmd);
+	default:
+		smq_sas_check_condition(scmd, SMQ_SK_ILLEGAL_REQUEST,
+					SMQ_ASC_INVALID_OPCODE);
+		return 0;
+	}
+}
+
+/* Emulate @scmd.  Return: 0 (result set) or SMQ_MLQUEUE_* to retry later. */
+static int smq_sas_execute(struct smq_sas_host *host,
+			   struct smq_scsi_cmnd *scmd)
+{
+	const struct smq_sas_config *cfg = &host->cfg;
+	struct smq_scsi_device *sdev = scmd->device;
+	u64 l = sdev->lun;
+
+	scmd->resid = 0;
+	scmd->sense_len = 0;
+
+	if (sdev->channel != 0 || sdev->id >= cfg->num_tgts) {
+		smq_scsi_set_result(scmd, SMQ_DID_NO_CONNECT, 0);
+		scmd->resid = scmd->transfer_len;
+		return 0;
+	}
+	if (!scmd->cmd_len) {
+		smq_sas_check_condition(scmd, SMQ_SK_ILLEGAL_REQUEST,
+					SMQ_ASC_INVALID_OPCODE);
+		return 0;
+	}
+
+	if (l < cfg->max_luns) {
+		struct smq_sas_lun *lun;
+
+		lun = &host->luns[sdev->id * cfg->max_luns + l];
+
+		if (smq_sas_any_lun_cmd(host, scmd, &lun->info, false))
+			return 0;
+		return smq_sas_lun_cmd(lun, scmd);
+	}
+
+	if (l == SMQ_SAS_WLUN_REPORT_LUNS) {
+		if (smq_sas_any_lun_cmd(host, scmd, &host->wlun_info, false))
+			return 0;
+		if (scmd->cmnd[0] == SMQ_OP_TEST_UNIT_READY)
+			smq_sas_good(scmd);
+		else
+			smq_sas_check_condition(scmd, SMQ_SK_ILLEGAL_REQUEST,
+						SMQ_ASC_INVALID_OPCODE);
+		return 0;
+	}
+
+	if (!smq_sas_any_lun_cmd(host, scmd, &host->nolun_info, true))
+		smq_sas_check_condition(scmd, SMQ_SK_ILLEGAL_REQUEST,
+					SMQ_ASC_LUN_NOT_SUPPORTED);
+	return 0;
+}
+
+/**
+ * smq_sas_queuecommand - the host template's queuecommand
+ * @shost: the host
+ * @scmd: the command
+ *
+ * Emulates the command at once, then completes it the way irqmode says.
+ *
+ * Return: 0, or SMQ_MLQUEUE_DEVICE_BUSY when the RAM store had no memory
+ * for a new page (the midlayer retries the command later).
+ */
+int smq_sas_queuecommand(struct smq_scsi_host *shost,
+			 struct smq_scsi_cmnd *scmd)
+{
+	struct smq_sas_host *host = smq_sas_shost_to_host(shost);
+	int ret;
+
+	ret = smq_sas_execute(host, scmd);
+	if (ret)
+		return ret;
+	smq_sas_complete(host, scmd);
+	return 0;
+}

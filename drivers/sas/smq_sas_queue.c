@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smq_sas reply queues and completion modes.
+ *
+ * A host has submit_queues reply queues, one per smq hardware queue.  Each
+ * is bound to a CPU mask computed like the affinity of a managed MSI-X
+ * vector, and the CPU -> hardware queue map handed to the block layer is
+ * derived from the same masks, so a command normally completes on a CPU
+ * of the queue it was submitted on.
+ *
+ * Completion modes (irqmode):
+ *   none    - smq_scsi_done() inside queuecommand
+ *   softirq - the command goes on its reply queue's lock-free list and the
+ *             queue's tasklet is raised on a CPU of the queue's mask: here
+ *             when this CPU is in the mask, else through an IPI to one CPU
+ *             of the mask, where the "interrupt" would arrive
+ *   timer   - a per-command hrtimer fires after completion_nsec and
+ *             completes in hardirq context
+ *
+ * Teardown: the midlayer drains all commands in smq_scsi_remove_host();
+ * only then does smq_sas_queues_quiesce() wait for completion paths still
+ * running (a tasklet between two smq_scsi_done() calls, an IPI handler,
+ * an hrtimer callback returning) and kill the tasklets.
+ */
+#include <linux/debugfs.h>
+#include <linux/delay.h>
+#include <linux/hrtimer.h>
+#include <linux/interrupt.h>
+#include <linux/ktime.h>
+#include <linux/bottom_half.h>
+#include <linux/llist.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <smq/blk.h>
+#include <smq/cpumap.h>
+#include <smq/scsi.h>
+
+#include "smq_sas.h"
+
+/* Account for a completion handed to the midlayer on @rq. */
+static inline void smq_sas_rq_done(struct smq_sas_rq *rq, long n)
+{
+	/* Pairs with the atomic_long_read()s in smq_sas_rq_idle(). */
+	smp_mb__before_atomic();
+	atomic_long_add(n, &rq->completed);
+}
+
+/* ---- softirq mode ------------------------------------------------------ */
+
+static void smq_sas_rq_tasklet(struct tasklet_struct *t)
+{
+	struct smq_sas_rq *rq = from_tasklet(rq, t, tasklet);
+	struct llist_node *list = llist_del_all(&rq->done_list);
+	struct smq_sas_cmd *c, *next;
+	long n = 0;
+
+	/* Complete in arrival order. */
+	list = llist_reverse_order(list);
+	/* _safe: once done, a command may be reused and queued again. */
+	llist_for_each_entry_safe(c, next, list, node) {
+		smq_scsi_done(c->scmd);
+		n++;
+	}
+	if (n)
+		smq_sas_rq_done(rq, n);
+}
+
+/* IPI handler: the reply queue's "interrupt" arrived on a CPU of its mask. */
+static void smq_sas_rq_ipi(void *data)
+{
+	struct smq_sas_rq *rq = data;
+
+	/*
+	 * Disarm before raising the tasklet: a CPU that found the IPI armed
+	 * relies on the tasklet being raised after its llist_add().
+	 */
+	clear_bit(0, &rq->ipi_armed);
+	smp_mb__after_atomic();
+	tasklet_schedule(&rq->tasklet);
+	atomic_dec(&rq->ipi_inflight);
+}
+
+/*
+ * Raise @rq's tasklet on this CPU.  From task context, do it with bottom
+ * halves disabled so that re-enabling them runs the tasklet right here, as
+ * the exit of an interrupt would, instead of waking ksoftirqd.
+ */
+static void smq_sas_rq_raise(struct smq_sas_rq *rq)
+{
+	if (in_hardirq() || irqs_disabled()) {
+		tasklet_schedule(&rq->tasklet);
+		return;
+	}
+	local_bh_disable();
+	tasklet_schedule(&rq->tasklet);
+	local_bh_enable();
+}
+
+/* Raise @rq's tasklet on a CPU of its mask; the done list became non-empty. */
+static void smq_sas_rq_kick(struct smq_sas_rq *rq)
+{
+	int cpu = get_cpu();
+	int target;
+
+	if (cpumask_test_cpu(cpu, rq->mask))
+		goto local;
+
+	/* An armed IPI has not raised the tasklet yet: it sees our entry. */
+	if (test_and_set_bit(0, &rq->ipi_armed))
+		goto out;
+
+	target = cpumask_first_and(rq->mask, cpu_online_mask);
+	if (target < nr_cpu_ids) {
+		atomic_inc(&rq->ipi_inflight);
+		if (!smp_call_function_single_async(target, &rq->csd)) {
+			atomic_long_inc(&rq->ipis);
+			goto out;
+		}
+		atomic_dec(&rq->ipi_inflight);
+	}
+	/* No CPU of the mask online: complete here. */
+	clear_bit(0, &rq->ipi_armed);
+local:
+	smq_sas_rq_raise(rq);
+out:
+	put_cpu();
+}
+
+/* ---- timer mode -------------------------------------------------------- */
+
+static enum hrtimer_restart smq_sas_cmd_timer(struct hrtimer *timer)
+{
+	struct smq_sas_cmd *c = container_of(timer, struct smq_sas_cmd, timer);
+	struct smq_sas_rq *rq = c->rq;	/* before the command is reused */
+
+	smq_scsi_done(c->scmd);
+	smq_sas_rq_done(rq, 1);
+	return HRTIMER_NORESTART;
+}
+
+/* ---- submission side --------------------------------------------------- */
+
+/**
+ * smq_sas_complete - hand a finished command to its reply queue
+ * @host: the host
+ * @scmd: the command; result, sense and resid are set
+ *
+ * Called from queuecommand once the command has been emulated.  Completes
+ * it according to the host's irqmode.
+ */
+void smq_sas_complete(struct smq_sas_host *host, struct smq_scsi_cmnd *scmd)
+{
+	struct smq_sas_cmd *c = smq_scsi_cmd_priv(scmd);
+	unsigned int hwq = smq_scsi_cmd_hwq(scmd);
+	struct smq_sas_rq *rq;
+
+	if (WARN_ON_ONCE(hwq >= host->cfg.submit_queues))
+		hwq = 0;
+	rq = &host->rqs[hwq];
+	c->rq = rq;
+	atomic_long_inc(&rq->queued);
+
+	switch (host->cfg.irqmode) {
+	case SMQ_SAS_IRQ_NONE:
+		smq_scsi_done(scmd);
+		smq_sas_rq_done(rq, 1);
+		break;
+	case SMQ_SAS_IRQ_SOFTIRQ:
+		if (llist_add(&c->node, &rq->done_list))
+			smq_sas_rq_kick(rq);
+		break;
+	case SMQ_SAS_IRQ_TIMER:
+		hrtimer_start(&c->timer, ns_to_ktime(host->cfg.completion_nsec),
+			      HRTIMER_MODE_REL_HARD);
+		break;
+	}
+}
+
+/**
+ * smq_sas_init_cmd_priv - set up the private data of a preallocated command
+ * @shost: the host
+ * @scmd: the command
+ *
+ * Return: 0.
+ */
+int smq_sas_init_cmd_priv(struct smq_scsi_host *shost,
+			  struct smq_scsi_cmnd *scmd)
+{
+	struct smq_sas_cmd *c = smq_scsi_cmd_priv(scmd);
+
+	c->scmd = scmd;
+	c->rq = NULL;
+	hrtimer_init(&c->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	c->timer.function = smq_sas_cmd_timer;
+	return 0;
+}
+
+/**
+ * smq_sas_exit_cmd_priv - undo smq_sas_init_cmd_priv()
+ * @shost: the host
+ * @scmd: the command
+ *
+ * Waits for a timer callback that may still be returning.
+ */
+void smq_sas_exit_cmd_priv(struct smq_scsi_host *shost,
+			   struct smq_scsi_cmnd *scmd)
+{
+	struct smq_sas_cmd *c = smq_scsi_cmd_priv(scmd);
+
+	hrtimer_cancel(&c->timer);
+}
+
+/* ---- queue mapping ----------------------------------------------------- */
+
+/**
+ * smq_sas_map_queues - fill the CPU -> hardware queue map (template hook)
+ * @shost: the host
+ *
+ * Each CPU goes to the reply queue whose mask holds it, as for a driver
+ * with managed MSI-X vectors.
+ */
+void smq_sas_map_queues(struct smq_scsi_host *shost)
+{
+	struct smq_sas_host *host = smq_sas_shost_to_host(shost);
+
+	if (smq_map_queues_affinity(&shost->tag_set, host->mask_ptrs))
+		smq_map_queues_spread(&shost->tag_set);
+}
+
+/* ---- setup and teardown ------------------------------------------------ */
+
+/*
+ * Compute the reply queues' CPU masks with the shared CPU map helper, from
+ * the live topology (possible CPUs, SMT siblings, packages).
+ */
+static int smq_sas_spread_masks(struct smq_sas_host *host)
+{
+	unsigned int i, nr = host->cfg.submit_queues;
+	struct smq_cpu_topology *topo;
+	unsigned long **bits;
+	int ret = -ENOMEM;
+
+	topo = smq_topology_alloc();
+	bits = kcalloc(nr, sizeof(*bits), GFP_KERNEL);
+	if (topo && bits) {
+		for (i = 0; i < nr; i++)
+			bits[i] = cpumask_bits(host->masks[i]);
+		ret = smq_cpumap_spread_masks(topo, nr, bits);
+	}
+	kfree(bits);
+	smq_topology_free(topo);
+	return ret < 0 ? ret : 0;
+}
+
+/**
+ * smq_sas_queues_init - create the reply queues of a host
+ * @host: the host; host->cfg is set
+ *
+ * Return: 0 or a negative errno.
+ */
+int smq_sas_queues_init(struct smq_sas_host *host)
+{
+	unsigned int i, nr = host->cfg.submit_queues;
+	int ret;
+
+	host->masks = kcalloc(nr, sizeof(*host->masks), GFP_KERNEL);
+	host->mask_ptrs = kcalloc(nr, sizeof(*host->mask_ptrs), GFP_KERNEL);
+	host->rqs = kcalloc(nr, sizeof(*host->rqs), GFP_KERNEL);
+	if (!host->masks || !host->mask_ptrs || !host->rqs)
+		goto nomem;
+	for (i = 0; i < nr; i++)
+		if (!zalloc_cpumask_var(&host->masks[i], GFP_KERNEL))
+			goto nomem;
+
+	ret = smq_sas_spread_masks(host);
+	if (ret)
+		goto fail;
+
+	for (i = 0; i < nr; i++) {
+		struct smq_sas_rq *rq = &host->rqs[i];
+
+		host->mask_ptrs[i] = host->masks[i];
+		rq->host = host;
+		rq->index = i;
+		rq->mask = host->masks[i];
+		init_llist_head(&rq->done_list);
+		tasklet_setup(&rq->tasklet, smq_sas_rq_tasklet);
+		INIT_CSD(&rq->csd, smq_sas_rq_ipi, rq);
+		atomic_set(&rq->ipi_inflight, 0);
+		atomic_long_set(&rq->queued, 0);
+		atomic_long_set(&rq->completed, 0);
+		atomic_long_set(&rq->ipis, 0);
+	}
+	return 0;
+
+nomem:
+	ret = -ENOMEM;
+fail:
+	smq_sas_queues_free(host);
+	return ret;
+}
+
+static bool smq_sas_rq_idle(struct smq_sas_rq *rq)
+{
+	return atomic_long_read(&rq->completed) ==
+	       atomic_long_read(&rq->queued) &&
+	       !atomic_read(&rq->ipi_inflight);
+}
+
+/**
+ * smq_sas_queues_quiesce - wait until no completion path touches the host
+ * @host: the host, already drained by smq_scsi_remove_host()
+ *
+ * Every accepted command has been handed to smq_scsi_done() by now; what
+ * may still run is the tail of a completion path.  Wait for those, then
+ * make sure no tasklet is scheduled or running.
+ */
+void smq_sas_queues_quiesce(struct smq_sas_host *host)
+{
+	unsigned int i;
+
+	if (!host->rqs)
+		return;
+	for (i = 0; i < host->cfg.submit_queues; i++) {
+		struct smq_sas_rq *rq = &host->rqs[i];
+
+		while (!smq_sas_rq_idle(rq))
+			usleep_range(50, 100);
+		tasklet_kill(&rq->tasklet);
+		WARN_ON_ONCE(!llist_empty(&rq->done_list));
+	}
+}
+
+/**
+ * smq_sas_queues_free - free what smq_sas_queues_init() allocated
+ * @host: the host, quiesced (or never started)
+ */
+void smq_sas_queues_free(struct smq_sas_host *host)
+{
+	unsigned int i;
+
+	kfree(host->rqs);
+	host->rqs = NULL;
+	kfree(host->mask_ptrs);
+	host->mask_ptrs = NULL;
+	if (host->masks) {
+		for (i = 0; i < host->cfg.submit_queues; i++)
+			free_cpumask_var(host->masks[i]);
+		kfree(host->masks);
+		host->masks = NULL;
+	}
+}
+
+/* ---- debugfs ----------------------------------------------------------- */
+
+static int smq_sas_rq_stats_show(struct seq_file *m, void *v)
+{
+	struct smq_sas_host *host = m->private;
+	unsigned int i;
+
+	seq_puts(m, "queue queued completed ipis cpus\n");
+	for (i = 0; i < host->cfg.submit_queues; i++) {
+		struct smq_sas_rq *rq = &host->rqs[i];
+
+		seq_printf(m, "%u %ld %ld %ld %*pbl\n", i,
+			   atomic_long_read(&rq->queued),
+			   atomic_long_read(&rq->completed),
+			   atomic_long_read(&rq->ipis),
+			   cpumask_pr_args(rq->mask));
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(smq_sas_rq_stats);
+
+/**
+ * smq_sas_debugfs_add - create debugfs/smq_sas/adapterN/reply_queues
+ * @host: the host, its reply queues set up
+ *
+ * Failures are ignored (debugfs is optional).  The directory is removed in
+ * the host's teardown.
+ */
+void smq_sas_debugfs_add(struct smq_sas_host *host)
+{
+	char name[32];
+
+	if (IS_ERR_OR_NULL(smq_sas_debugfs_root))
+		return;
+	snprintf(name, sizeof(name), "adapter%d", host->id);
+	host->debugfs = debugfs_create_dir(name, smq_sas_debugfs_root);
+	debugfs_create_file("reply_queues", 0444, host->debugfs, host,
+			    &smq_sas_rq_stats_fops);
+}
