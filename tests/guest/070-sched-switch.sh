@@ -1,0 +1,59 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash
+# name: sched-switch
+# timeout: 300
+#
+# Switch the I/O scheduler every 100-200 ms while fio write+verify runs
+# (SWITCH_SECS, default 30 s): no verify error, no hang, clean dmesg.
+# smq disks switch through /sys/block/X/smq/scheduler, the kernel's own
+# through queue/scheduler.
+
+. "$SMQ_GUEST_DIR/lib/common.sh"
+. "$SMQ_GUEST_DIR/lib/fio-verify.sh"
+need_cmd fio
+need_dev
+
+name=${DEV##*/}
+sched=/sys/block/$name/smq/scheduler
+[ -e "$sched" ] || sched=/sys/block/$name/queue/scheduler
+[ -w "$sched" ] || skip "$DEV has no scheduler file"
+names=$(tr -d '[]' <"$sched")
+[ "$(say "$names" | wc -w)" -ge 2 ] || skip "only one scheduler ($names) for $DEV"
+say "switching $sched among: $names"
+
+secs=${SWITCH_SECS:-30}
+stop=$SMQ_TEST_TMP/stop
+(
+	n=0
+	while [ ! -e "$stop" ]; do
+		for s in $names; do
+			[ -e "$stop" ] && break
+			echo "$s" >"$sched" || { say "switch to $s failed"; exit 1; }
+			n=$((n + 1))
+			usleep $((100000 + (n % 11) * 10000))
+		done
+	done
+	say "$n switches"
+) &
+switcher=$!
+
+FIO_VERIFY_SIZE=${FIO_VERIFY_SIZE:-4194304}
+export FIO_VERIFY_SIZE
+end=$(($(date +%s) + secs))
+rounds=0
+rc=0
+while [ "$(date +%s)" -lt "$end" ]; do
+	fio_write_verify "$DEV" >"$SMQ_TEST_TMP/fio.log" 2>&1
+	rc=$?
+	rounds=$((rounds + 1))
+	[ "$rc" = 0 ] || break
+done
+: >"$stop"
+wait "$switcher"
+swrc=$?
+say "$rounds write+verify rounds, last status $rc"
+[ "$rc" = 0 ] || { cat "$SMQ_TEST_TMP/fio.log"; fail "fio verify failed while switching schedulers"; }
+[ "$swrc" = 0 ] || fail "a scheduler switch failed"
+say "scheduler now: $(cat "$sched")"
+exit 0
