@@ -288,8 +288,9 @@ struct smq_queue *smq_queue_create(struct smq_tag_set *set, void *queuedata)
 	q->max_sectors = SMQ_DEFAULT_MAX_SECTORS;
 	q->max_segments = SMQ_DEFAULT_MAX_SEGMENTS;
 	q->max_segment_size = SMQ_DEFAULT_MAX_SEGMENT_SIZE;
-	ret = percpu_ref_init(&q->q_usage_counter, smq_usage_release, 0,
-			      GFP_KERNEL);
+	/* ALLOW_REINIT: a freeze kills it, an unfreeze resurrects it. */
+	ret = percpu_ref_init(&q->q_usage_counter, smq_usage_release,
+			      PERCPU_REF_ALLOW_REINIT, GFP_KERNEL);
 	if (ret) {
 		kfree(q);
 		return ERR_PTR(ret);

@@ -21,8 +21,16 @@ for m in $mods; do
 	loaded="$m $loaded"
 done
 lsmod
+# Unload users before what they use: each pass removes the modules nothing
+# holds any more.
+for pass in 1 2 3 4; do
+	for m in $loaded; do
+		[ -d "/sys/module/$m" ] || continue
+		[ "$(cat "/sys/module/$m/refcnt" 2>/dev/null || echo 0)" = 0 ] || continue
+		unload_modules "$m" || fail "cannot unload $m"
+		say "unloaded $m"
+	done
+done
 for m in $loaded; do
-	[ -d "/sys/module/$m" ] || continue # already removed with a dependant
-	unload_modules "$m" || fail "cannot unload $m"
-	say "unloaded $m"
+	[ ! -d "/sys/module/$m" ] || fail "$m still loaded (refcnt $(cat "/sys/module/$m/refcnt"))"
 done

@@ -10,6 +10,8 @@
 #   BACKING      ram or null (ram)           MQ        use_blk_mq Y/N (Y)
 #   HOSTS        add_host (1)                TGTS      num_tgts (1)
 #   LUNS         max_luns (1)                OPTS      more smq_sas parameters
+#   SCHED        scheduler to select on every disk (none, mq-deadline; legacy:
+#                noop, deadline)
 # With several LUNs DEV is the first new disk and DEVS lists all of them.
 # TARGET_BENCH=1: null backing and completion in the submitting context.
 
@@ -43,11 +45,17 @@ target_up() {
 			case " $_sm_before " in *" $_sm_d "*) continue ;; esac
 			[ -b "/dev/$_sm_d" ] && DEVS="$DEVS /dev/$_sm_d"
 		done
-		[ "$(echo $DEVS | wc -w)" -ge "$_sm_want" ] && break
+		[ "$(say "$DEVS" | wc -w)" -ge "$_sm_want" ] && break
 		_sm_n=$((_sm_n - 1))
 		[ "$_sm_n" -gt 0 ] || { say "only$DEVS of $_sm_want smq disks appeared"; return 1; }
 		sleep 0.1
 	done
+	if [ -n "${TARGET_SCHED:-}" ]; then
+		for _sm_d in $DEVS; do
+			say "$TARGET_SCHED" >"/sys/block/${_sm_d##*/}/smq/scheduler" ||
+				{ say "cannot select scheduler $TARGET_SCHED"; return 1; }
+		done
+	fi
 	DEV_SIZE_BYTES=$((_sm_mb * 1048576))
 	DEV_LBS=$_sm_lbs
 	DEV_SCSI=1
