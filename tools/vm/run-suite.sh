@@ -65,7 +65,8 @@ while read -r -a words; do
 	n=$((n + 1))
 	target="${words[0]}"
 	tests=("${words[@]:1}")
-	dir="$out/$(printf %02d "$n")-${target//[^A-Za-z0-9_.=,-]/_}"
+	# QEMU option values cannot hold commas: keep them out of paths.
+	dir="$out/$(printf %02d "$n")-${target//[^A-Za-z0-9_.=-]/_}"
 	rc=0
 	"$SMQ_TOOLS/vm/run.sh" -k "$rel" ${mods:+-M "$mods"} -t "$(boot_limit "${tests[@]}")" \
 		-o "$dir" -- sh tests/guest/run-tests.sh "$target" "${tests[@]}" || rc=$?
