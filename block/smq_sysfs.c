@@ -305,6 +305,8 @@ int smq_iosched_sysfs_add(struct smq_queue *q,
 {
 	int ret;
 
+	/* A previous scheduler's directory used this kobject: start afresh. */
+	memset(&q->iosched_kobj, 0, sizeof(q->iosched_kobj));
 	ret = kobject_init_and_add(&q->iosched_kobj, &smq_iosched_ktype,
 				   &q->smq_kobj, "iosched");
 	if (!ret)
