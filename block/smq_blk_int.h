@@ -251,6 +251,8 @@ void smq_hctx_release(struct smq_hw_ctx *hctx);
 struct smq_request *smq_get_request(struct smq_queue *q, blk_opf_t opf,
 				    unsigned int flags);
 void smq_free_request_tags(struct smq_request *rq);
+void smq_rq_init(struct smq_request *rq, struct smq_queue *q,
+		 struct smq_ctx *ctx, struct smq_hw_ctx *hctx, blk_opf_t opf);
 void smq_rq_init_bio(struct smq_request *rq, struct bio *bio,
 		     unsigned int nr_segs);
 unsigned int smq_bio_segments(struct smq_queue *q, struct bio *bio);
@@ -276,6 +278,14 @@ bool smq_plug_merge(struct smq_queue *q, struct smq_plug_cb *plug,
 void smq_plug_add(struct smq_queue *q, struct smq_plug_cb *plug,
 		  struct smq_request *rq);
 void smq_fail_bio(struct smq_queue *q, struct bio *bio);
+bool smq_bio_enter(struct smq_queue *q, struct bio *bio,
+		   unsigned int *nr_segs, struct smq_plug_cb **plug);
+
+static inline bool smq_may_merge(const struct smq_queue *q,
+				 struct bio *bio)
+{
+	return q->nomerges < 2 && bio_has_data(bio);
+}
 
 /* smq_dispatch.c */
 void smq_run_work_fn(struct work_struct *work);

@@ -185,33 +185,6 @@ static struct smq_request *smq_legacy_get_rq(struct smq_queue *q,
 	return lq->free[--lq->nr_free];
 }
 
-static void smq_legacy_rq_init(struct smq_queue *q, struct smq_request *rq,
-			       blk_opf_t opf)
-{
-	rq->q = q;
-	rq->hctx = NULL;
-	rq->mq_ctx = NULL;
-	rq->internal_tag = -1;
-	rq->cmd_flags = opf;
-	rq->rq_flags = 0;
-	rq->state = SMQ_RQ_IDLE;
-	rq->sector = 0;
-	rq->data_len = 0;
-	rq->nr_phys_segments = 0;
-	rq->bio = NULL;
-	rq->biotail = NULL;
-	INIT_LIST_HEAD(&rq->queuelist);
-	rq->dl_node.state = SMQ_DL_IDLE;
-	rq->submit_cpu = raw_smp_processor_id();
-	rq->start_time_ns = ktime_get_ns();
-	rq->acct_start = jiffies;
-	rq->timeout = 0;
-	rq->end_io = NULL;
-	rq->end_io_data = NULL;
-	rq->status = BLK_STS_OK;
-	rq->budget_token = -1;
-}
-
 /**
  * smq_legacy_get_request - allocate a legacy request (passthrough users)
  * @q: legacy queue, entered
@@ -230,7 +203,7 @@ struct smq_request *smq_legacy_get_request(struct smq_queue *q, blk_opf_t opf,
 	rq = smq_legacy_get_rq(q, nowait);
 	spin_unlock_irq(&lq->queue_lock);
 	if (rq)
-		smq_legacy_rq_init(q, rq, opf);
+		smq_rq_init(rq, q, NULL, NULL, opf);
 	return rq;
 }
 
@@ -414,21 +387,10 @@ void smq_legacy_submit_bio(struct smq_queue *q, struct bio *bio)
 	struct smq_request *rq;
 	unsigned int nr_segs;
 
-	if (!smq_flush_prepare_bio(q, bio))
+	if (!smq_bio_enter(q, bio, &nr_segs, &plug))
 		return;
-	nr_segs = smq_bio_segments(q, bio);
-	if (!smq_queue_enter(q, nowait)) {
-		smq_fail_bio(q, bio);
-		return;
-	}
-	plug = smq_get_plug(q);
-	if (plug && q->nomerges < 2 && bio_has_data(bio) &&
-	    smq_plug_merge(q, plug, bio, nr_segs)) {
-		smq_queue_exit(q);
-		return;
-	}
 	spin_lock_irq(&lq->queue_lock);
-	if (q->nomerges < 2 && bio_has_data(bio) &&
+	if (smq_may_merge(q, bio) &&
 	    lq->elv->merge(lq->elv_data, q, bio, nr_segs)) {
 		spin_unlock_irq(&lq->queue_lock);
 		smq_queue_exit(q);
@@ -441,7 +403,7 @@ void smq_legacy_submit_bio(struct smq_queue *q, struct bio *bio)
 		smq_fail_bio(q, bio);
 		return;
 	}
-	smq_legacy_rq_init(q, rq, bio->bi_opf);
+	smq_rq_init(rq, q, NULL, NULL, bio->bi_opf);
 	smq_rq_init_bio(rq, bio, nr_segs);
 	smq_flush_prepare_rq(rq);
 	if (plug) {

@@ -9,9 +9,16 @@
 #include "smq_sched.h"
 #include "smq_legacy.h"
 
-static void smq_rq_init(struct smq_request *rq, struct smq_queue *q,
-			struct smq_ctx *ctx, struct smq_hw_ctx *hctx,
-			blk_opf_t opf)
+/**
+ * smq_rq_init - reset a request for a new use
+ * @rq: request
+ * @q: queue
+ * @ctx: software queue it was allocated on (NULL on the legacy path)
+ * @hctx: hardware queue (NULL on the legacy path)
+ * @opf: operation and flags
+ */
+void smq_rq_init(struct smq_request *rq, struct smq_queue *q,
+		 struct smq_ctx *ctx, struct smq_hw_ctx *hctx, blk_opf_t opf)
 {
 	rq->q = q;
 	rq->mq_ctx = ctx;
@@ -26,7 +33,7 @@ static void smq_rq_init(struct smq_request *rq, struct smq_queue *q,
 	rq->biotail = NULL;
 	INIT_LIST_HEAD(&rq->queuelist);
 	rq->dl_node.state = SMQ_DL_IDLE;
-	rq->submit_cpu = ctx->cpu;
+	rq->submit_cpu = ctx ? ctx->cpu : raw_smp_processor_id();
 	rq->start_time_ns = ktime_get_ns();
 	rq->io_start_time_ns = 0;
 	rq->acct_start = jiffies;

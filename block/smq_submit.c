@@ -185,6 +185,38 @@ void smq_fail_bio(struct smq_queue *q, struct bio *bio)
 		bio_io_error(bio);
 }
 
+/**
+ * smq_bio_enter - the common start of the mq and legacy bio entries
+ * @q: queue
+ * @bio: bio split to the limits
+ * @nr_segs: out: its segments
+ * @plug: out: the task's plug batch for @q, or NULL
+ *
+ * Drops flush flags the device does not need, enters the queue and tries
+ * a merge into the task's plugged requests.
+ *
+ * Return: true when the caller goes on with the bio (holding a queue
+ * reference); false when it was completed, failed or merged here.
+ */
+bool smq_bio_enter(struct smq_queue *q, struct bio *bio,
+		   unsigned int *nr_segs, struct smq_plug_cb **plug)
+{
+	if (!smq_flush_prepare_bio(q, bio))
+		return false;
+	*nr_segs = smq_bio_segments(q, bio);
+	if (!smq_queue_enter(q, bio->bi_opf & REQ_NOWAIT)) {
+		smq_fail_bio(q, bio);
+		return false;
+	}
+	*plug = smq_get_plug(q);
+	if (*plug && smq_may_merge(q, bio) &&
+	    smq_plug_merge(q, *plug, bio, *nr_segs)) {
+		smq_queue_exit(q);
+		return false;
+	}
+	return true;
+}
+
 static void smq_mq_submit_bio(struct smq_queue *q, struct bio *bio)
 {
 	bool nowait = bio->bi_opf & REQ_NOWAIT;
@@ -192,21 +224,13 @@ static void smq_mq_submit_bio(struct smq_queue *q, struct bio *bio)
 	struct smq_request *rq;
 	unsigned int nr_segs;
 
-	if (!smq_flush_prepare_bio(q, bio))
+	if (!smq_bio_enter(q, bio, &nr_segs, &plug))
 		return;
-	nr_segs = smq_bio_segments(q, bio);
-	if (!smq_queue_enter(q, nowait)) {
-		smq_fail_bio(q, bio);
+	if (smq_may_merge(q, bio) &&
+	    (q->sched ? smq_sched_bio_merge(q, bio, nr_segs) :
+			smq_attempt_ctx_merge(q, bio, nr_segs))) {
+		smq_queue_exit(q);
 		return;
-	}
-	plug = smq_get_plug(q);
-	if (q->nomerges < 2 && bio_has_data(bio)) {
-		if ((plug && smq_plug_merge(q, plug, bio, nr_segs)) ||
-		    (q->sched ? smq_sched_bio_merge(q, bio, nr_segs) :
-				smq_attempt_ctx_merge(q, bio, nr_segs))) {
-			smq_queue_exit(q);
-			return;
-		}
 	}
 	rq = smq_get_request(q, bio->bi_opf, nowait ? SMQ_REQ_NOWAIT : 0);
 	if (!rq) {
