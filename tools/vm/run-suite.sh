@@ -67,8 +67,11 @@ while read -r -a words; do
 	tests=("${words[@]:1}")
 	# QEMU option values cannot hold commas: keep them out of paths.
 	dir="$out/$(printf %02d "$n")-${target//[^A-Za-z0-9_.=-]/_}"
+	# VCPUS=N in the target spec boots this line's guest with N vCPUs.
+	cpus=2
+	[[ "$target" =~ (^|[:,])VCPUS=([0-9]+) ]] && cpus="${BASH_REMATCH[2]}"
 	rc=0
-	"$SMQ_TOOLS/vm/run.sh" -k "$rel" ${mods:+-M "$mods"} -t "$(boot_limit "${tests[@]}")" \
+	"$SMQ_TOOLS/vm/run.sh" -k "$rel" -c "$cpus" ${mods:+-M "$mods"} -t "$(boot_limit "${tests[@]}")" \
 		-o "$dir" -- sh tests/guest/run-tests.sh "$target" "${tests[@]}" || rc=$?
 	# The verdicts as streamed on the control channel (complete even if the
 	# guest hung afterwards), else from the shipped results.
