@@ -8,7 +8,8 @@
 #   make all-kernels        build for 6.1 and 6.12
 #   make unit               userspace unit tests (tests/unit)
 #   make check              build, unit tests, guest suite (6.12), guest smoke (6.1)
-#   make bench              the main job: peer + smq fio benchmark in one guest
+#   make bench              the main job: an experiment (BENCH=..., default seed 000's
+#                           grid, quick) on smq and the kernel's stack in one guest
 #   make guest-test         only the guest suite (SUITE=check|smoke, KVER=...)
 #   make vm-selftest        prove the guest bench (status, timeout, panic, gate)
 #   make lint               shellcheck the scripts
@@ -18,10 +19,11 @@
 
 KVER ?= 6.12
 SUITE ?= check
+BENCH ?= seed000-grid --quick
 TOOLS := tools
 
 # Not exported to Kbuild: it has its own meaning of these.
-unexport KVER SUITE
+unexport KVER SUITE BENCH
 
 .PHONY: all modules all-kernels unit check bench guest-test vm-selftest lint \
 	clean distclean help
@@ -42,7 +44,7 @@ check:
 	+@$(TOOLS)/check.sh
 
 bench:
-	+@KVER=$(KVER) $(TOOLS)/bench/bench.sh
+	+@$(TOOLS)/bench/bench $(BENCH) -k $(KVER)
 
 guest-test: modules
 	@$(TOOLS)/vm/run-suite.sh -k $(KVER) $(SUITE)

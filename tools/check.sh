@@ -9,6 +9,8 @@
 #             guest killed at its limit, panic, runner verdicts, dmesg gate)
 #   guest     tests/guest/suites/check on 6.12 (tools/vm/run-suite.sh: one
 #             guest boot per suite line)
+#   bench     tools/bench/selftest.sh: a two-point bench run on 6.12 (smq mq
+#             and scsi_debug), its JSON, table, plot and compare checked
 #   build     all modules for the other kernel (6.1)
 #   smoke     tests/guest/suites/smoke on 6.1
 # Every step counts its tests; the last line printed is
@@ -108,6 +110,7 @@ main() {
 	fi
 	counted vm-selftest "$SMQ_TOOLS/vm/selftest.sh" "$rel"
 	guest_suite "guest-$MAIN_KVER" "$rel" check "$mods"
+	counted bench-selftest "$SMQ_TOOLS/bench/selftest.sh" "$rel" "$mods" "$out/bench-selftest"
 
 	rel="$("$SMQ_TOOLS/build/kver.sh" "$OTHER_KVER")"
 	build_for "build-$OTHER_KVER" "$rel"

@@ -25,6 +25,7 @@ PACKAGES=(
 	qemu-system-x86
 	fio busybox-static kmod cpio gzip xz-utils zstd
 	sg3-utils e2fsprogs util-linux dmsetup
+	python3 gnuplot-nox
 )
 
 declare -A REL VER  # kernel line -> release / package version

@@ -7,6 +7,8 @@
 #   IRQMODE     0 none, 1 softirq, 2 timer (0)
 #   QUEUES      submit_queues (2)       LBS  block size (512)
 #   SIZE_GB     capacity in GiB (1)     MEMORY  1 = memory_backed (0)
+#   OPTS        more null_blk parameters, space separated (a parameter given
+#               twice: the later one counts, e.g. OPTS=nr_devices=4)
 # Not a SCSI disk (DEV_SCSI=0).
 
 target_up() {
@@ -16,9 +18,9 @@ target_up() {
 	_nb_params="$_nb_params submit_queues=${TARGET_QUEUES:-2} bs=$_nb_lbs gb=$_nb_gb"
 	[ "${TARGET_MEMORY:-0}" = 1 ] && _nb_params="$_nb_params memory_backed=1"
 	_nb_before=$(list_disks)
-	say "modprobe null_blk $_nb_params"
+	say "modprobe null_blk $_nb_params ${TARGET_OPTS:-}"
 	# shellcheck disable=SC2086 # word splitting of the parameter list
-	modprobe null_blk $_nb_params || return 77
+	modprobe null_blk $_nb_params ${TARGET_OPTS:-} || return 77
 	wait_for_new_disk "$_nb_before" 30 || { say "no null_blk disk appeared"; return 1; }
 	DEV_SIZE_BYTES=$((_nb_gb * 1073741824))
 	DEV_LBS=$_nb_lbs

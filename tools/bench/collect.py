@@ -1,0 +1,249 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Turn what tools/bench/guest-points.sh left in the guest's /results/bench/
+into the run's JSON document: every fio figure of every repetition (the raw
+fio JSON included), medians and spreads, counter deltas, memory snapshots,
+and the configuration."""
+
+import json
+import os
+import statistics
+
+PERCENTILES = ("50", "90", "99", "99.9")
+HCTX_COUNTERS = ("busy", "dispatched", "direct", "queued", "runs")
+
+
+def _read(path, default=None):
+    try:
+        with open(path, errors="replace") as f:
+            return f.read()
+    except OSError:
+        return default
+
+
+def _fio_json(path):
+    """fio's JSON output; fio may put warnings before the document."""
+    text = _read(path)
+    if not text or "{" not in text:
+        return None
+    try:
+        return json.loads(text[text.index("{"):])
+    except ValueError:
+        return None
+
+
+def _proc_stat_busy(before, after):
+    """Busy % of all CPUs between two 'cpu ...' lines of /proc/stat."""
+    try:
+        b = [int(x) for x in before.split()[1:]]
+        a = [int(x) for x in after.split()[1:]]
+    except (AttributeError, ValueError):
+        return None
+    d = [y - x for x, y in zip(b, a)]
+    total = sum(d[:8])  # user..steal; guest time is already in user
+    idle = d[3] + d[4]
+    return round(100.0 * (total - idle) / total, 1) if total > 0 else None
+
+
+def _percentiles(lat):
+    pct = (lat or {}).get("percentile") or {}
+    out = {}
+    for want in PERCENTILES:
+        for k, v in pct.items():
+            if abs(float(k) - float(want)) < 1e-6:
+                out["p" + want] = round(v / 1000.0, 2)
+    return out
+
+
+def rep_figures(fio, jobs_total, vcpus):
+    """The figures of one fio run (one group: group_reporting)."""
+    job = fio["jobs"][0]
+    r, w = job.get("read", {}), job.get("write", {})
+    usr, sys_ = job.get("usr_cpu", 0.0), job.get("sys_cpu", 0.0)
+    fig = {
+        "iops": round(r.get("iops", 0.0) + w.get("iops", 0.0), 1),
+        "read_iops": round(r.get("iops", 0.0), 1),
+        "write_iops": round(w.get("iops", 0.0), 1),
+        "read_bw_mib": round(r.get("bw", 0) / 1024.0, 2),
+        "write_bw_mib": round(w.get("bw", 0) / 1024.0, 2),
+        "usr_cpu": usr,
+        "sys_cpu": sys_,
+        # fio's usr/sys_cpu of a group are per job on average: times jobs is
+        # the CPU fio used, over all vCPUs as the seeds report it.
+        "cpu_pct": round((usr + sys_) * jobs_total / vcpus, 1),
+        "errors": job.get("error", 0),
+    }
+    for name, d in (("read", r), ("write", w)):
+        if d.get("total_ios"):
+            lat = d.get("lat_ns") or {}
+            if not lat.get("percentile"):
+                lat = dict(d.get("clat_ns") or {}, mean=lat.get("mean"))
+            fig["%s_lat_us" % name] = dict(_percentiles(lat),
+                                           mean=round((lat.get("mean") or 0) / 1000.0, 2))
+    return fig
+
+
+def summarize(values):
+    values = [v for v in values if v is not None]
+    if not values:
+        return None
+    med = statistics.median(values)
+    lo, hi = min(values), max(values)
+    return {"median": round(med, 2), "min": lo, "max": hi, "n": len(values),
+            "spread_pct": round(100.0 * (hi - lo) / med, 1) if med else 0.0}
+
+
+def summary_of(reps):
+    s = {}
+    for k in ("iops", "read_iops", "write_iops", "read_bw_mib", "write_bw_mib",
+              "cpu_pct", "guest_busy_pct"):
+        s[k] = summarize([r.get(k) for r in reps])
+    for d in ("read_lat_us", "write_lat_us"):
+        if any(d in r for r in reps):
+            s[d] = {k: summarize([r.get(d, {}).get(k) for r in reps])
+                    for k in ["p" + p for p in PERCENTILES] + ["mean"]}
+    return s
+
+
+def parse_counters(text):
+    """Totals over disks and hardware queues of smq's counters."""
+    t = {}
+    if not text:
+        return t
+
+    def add(k, v):
+        t[k] = t.get(k, 0) + v
+
+    for line in text.splitlines():
+        f = line.split()
+        if len(f) < 3:
+            continue
+        if f[1] == "lock_stats":
+            kv = dict(zip(f[2::2], f[3::2]))
+            for k in ("acquired", "busy", "merges"):
+                if k in kv:
+                    add("lock_" + k, int(kv[k]))
+        elif f[1].startswith("mq/"):
+            add("hctx_" + f[1].rsplit("/", 1)[1], int(f[2]))
+        elif f[1] == "stat":
+            add("disk_read_ios", int(f[2]))
+            add("disk_read_merges", int(f[3]))
+            add("disk_write_ios", int(f[6]))
+            add("disk_write_merges", int(f[7]))
+        elif f[1] == "reply_queue" and len(f) >= 6:
+            add("rq_queued", int(f[3]))
+            add("rq_completed", int(f[4]))
+            add("rq_ipis", int(f[5]))
+    return t
+
+
+def parse_meminfo_slab(text):
+    mem, slab, part = {}, {}, None
+    for line in (text or "").splitlines():
+        if line.startswith("## "):
+            part = line[3:].strip()
+            continue
+        f = line.split()
+        if part == "meminfo" and len(f) >= 2:
+            mem[f[0].rstrip(":")] = int(f[1])
+        elif part == "slabinfo" and f and not line.startswith(("slabinfo", "#")):
+            # name active num objsize objperslab pagesperslab : tunables ...
+            #   : slabdata active_slabs num_slabs sharedavail
+            try:
+                i = f.index("slabdata")
+                slab[f[0]] = int(f[i + 2]) * int(f[5]) * 4096
+            except (ValueError, IndexError):
+                pass
+    return mem, slab
+
+
+MEM_KEYS = ("MemFree", "MemAvailable", "Slab", "SReclaimable", "SUnreclaim",
+            "Percpu", "VmallocUsed", "KernelStack", "PageTables")
+
+
+def mem_delta(before, after):
+    mb, sb = parse_meminfo_slab(before)
+    ma, sa = parse_meminfo_slab(after)
+    if not mb or not ma:
+        return None
+    d = {"meminfo_kib": {k: ma[k] - mb[k] for k in MEM_KEYS if k in ma and k in mb}}
+    caches = {k: sa.get(k, 0) - sb.get(k, 0) for k in set(sa) | set(sb)}
+    d["slabinfo_kib"] = round(sum(caches.values()) / 1024.0, 1)
+    top = sorted(caches.items(), key=lambda kv: -abs(kv[1]))[:10]
+    d["slab_caches_kib"] = {k: round(v / 1024.0, 1) for k, v in top if v}
+    return d
+
+
+def _kv_lines(text, nfields):
+    """'a b rest...' lines into nested dicts {a: {b: rest}}."""
+    out = {}
+    for line in (text or "").splitlines():
+        f = line.split(None, nfields)
+        if len(f) == nfields + 1:
+            out.setdefault(f[0], {})[f[1]] = f[2]
+        elif len(f) == nfields:
+            out.setdefault(f[0], {})[f[1]] = ""
+    return out
+
+
+def collect(plan, bench_dirs, config, boots=None):
+    """The run's JSON document from the guests' results directories:
+    BENCH_DIRS maps each setup id to the directory of the boot that ran it."""
+    vcpus = config["vcpus"]
+    info = {}
+    first = next(iter(bench_dirs.values()), "")
+    for line in (_read(os.path.join(first, "guest.info")) or "").splitlines():
+        k, _, v = line.partition(" ")
+        info[k] = v
+    config = dict(config, guest=info)
+    setups, sstatus = [], {}
+    for s in plan.setups:
+        d = os.path.join(bench_dirs.get(s.sid, ""), "setups", s.sid)
+        st = (_read(os.path.join(d, "status")) or "missing").strip()
+        sstatus[s.sid] = st
+        disks = {}
+        for line in (_read(os.path.join(d, "disks")) or "").splitlines():
+            f = line.split(None, 3)
+            if len(f) >= 3:
+                disks.setdefault(f[1], {})[f[2]] = f[3] if len(f) > 3 else ""
+        js = s.to_json()
+        js.update(status=st, modules=_kv_lines(_read(os.path.join(d, "params")), 2),
+                  disk_info=disks,
+                  up_log=(_read(os.path.join(d, "up.log")) or "").splitlines()[-40:],
+                  dmesg_bad=(_read(os.path.join(d, "dmesg-bad")) or "").splitlines())
+        if s.extras.get("mem"):
+            js["mem"] = mem_delta(_read(os.path.join(d, "mem.before")),
+                                  _read(os.path.join(d, "mem.after")))
+        setups.append(js)
+    points = []
+    for p in plan.points:
+        d = os.path.join(bench_dirs.get(p.setup.sid, ""), "points", str(p.pid))
+        js = p.to_json()
+        st = (_read(os.path.join(d, "status")) or "").strip()
+        if not st:
+            st = sstatus.get(p.setup.sid, "missing")
+            st = "missing" if st == "ok" else st
+        jobs_total = int((_read(os.path.join(d, "jobs")) or "0").strip() or 0) \
+            or p.jobs * p.setup.disks
+        reps = []
+        for i in range(1, config["reps"] + 1):
+            fio = _fio_json(os.path.join(d, "rep%d.json" % i))
+            if fio is None:
+                continue
+            fig = rep_figures(fio, jobs_total, vcpus)
+            fig["guest_busy_pct"] = _proc_stat_busy(
+                _read(os.path.join(d, "stat.%d.before" % i)),
+                _read(os.path.join(d, "stat.%d.after" % i)))
+            fig["fio"] = fio
+            reps.append(fig)
+        if st == "ok" and len(reps) != config["reps"]:
+            st = "incomplete"
+        cb = parse_counters(_read(os.path.join(d, "counters.before")))
+        ca = parse_counters(_read(os.path.join(d, "counters.after")))
+        js.update(status=st, jobs_total=jobs_total,
+                  fio_cmd=(_read(os.path.join(d, "fio.cmd")) or "").strip(),
+                  reps=reps, summary=summary_of(reps) if reps else None,
+                  counters={"before": cb, "after": ca,
+                            "delta": {k: ca[k] - cb.get(k, 0) for k in ca}})
+        points.append(js)
+    return {"format": "smq-bench-1", "config": config, "notes": plan.notes,
+            "boots": boots or [], "setups": setups, "points": points}

@@ -1,0 +1,620 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The experiments: the seed threads (/work/shared/seeds, see
+Documentation/bench.md) regenerated with smq beside the kernel's own stack.
+
+Each experiment builds a plan (setups and points) from small tables of
+axes, renders tables in its seed's format from the run's JSON document, and
+describes its plot. smq is reported as a ratio to the kernel's peers measured
+in the same boot."""
+
+from plan import Plan, null_blk, scsi_debug, smq
+from report import cell, columns, grid, kiops, lat, ratio
+
+RANDREAD_1K = {"rw": "randread", "bs": "1k", "iodepth": 128, "norandommap": True}
+
+
+def _s(n, word):
+    return "%d %s%s" % (n, word, "" if n == 1 else "s")
+
+
+def stat(r, p, what="iops"):
+    """The summary dict (median, min, max...) of WHAT for an ok point."""
+    if r.value(p, what) is None:
+        return None
+    s = p["summary"]
+    for part in what.split("/"):
+        s = s[part]
+    return s
+
+
+def line_series(r, mode, xs, keyfn, what="iops", scale=1e-3, xval=None):
+    """[(x, median, min, max)] of WHAT over XS (points keyed by keyfn(x))."""
+    pts = []
+    for x in xs:
+        s = stat(r, r.get(mode, **keyfn(x)), what)
+        if s:
+            pts.append((xval(x) if xval else x, s["median"] * scale,
+                        s["min"] * scale, s["max"] * scale))
+    return pts
+
+
+def bar_values(r, mode, keys, what="iops", scale=1e-3):
+    out = []
+    for k in keys:
+        s = stat(r, r.get(mode, **k), what)
+        out.append((s["median"] * scale, s["min"] * scale, s["max"] * scale) if s else None)
+    return out
+
+
+class Experiment:
+    name = ""
+    title = ""
+    seed = ""
+    about = ""
+    seconds, reps = 5, 3  # defaults per point; quick mode:
+    quick_seconds, quick_reps = 2, 3
+
+    def build(self, ctx):
+        raise NotImplementedError
+
+    def tables(self, r):
+        return ""
+
+    def panels(self, r):
+        return []
+
+
+# ---- seed 000: #LUNs x threads per LUN, legacy vs mq ----------------------
+
+class Seed000Grid(Experiment):
+    name = "seed000-grid"
+    title = "seed 000: #LUNs x threads per LUN, fio randread 1k iodepth 128"
+    seed = "000_38b033bdf2b4e017.txt (scsi-mq V2, Jul 2014)"
+    about = ("#LUNs (1,2,4,8,16) x threads per LUN (1,2,4), one host per LUN, "
+             "can_queue=113, cmd_per_lun=32, 1 hardware queue per host (the "
+             "seed's iSER sessions), randread 1k iodepth 128: smq legacy "
+             "(use_blk_mq=N, noop), smq mq (none), scsi_debug, null_blk. "
+             "Quick: LUNs 1,2,4 x threads 1,2.")
+    quick_seconds, quick_reps = 2, 3
+    MODES = [
+        ("legacy", "smq legacy (use_blk_mq=N, noop)", "legacy noop",
+         lambda n: smq(mq=False, hosts=n, can_queue=113, cmd_per_lun=32, sched="noop")),
+        ("mq", "smq mq (use_blk_mq=Y, none)", "mq none",
+         lambda n: smq(mq=True, hosts=n, can_queue=113, cmd_per_lun=32, sched="none")),
+        ("scsi_debug", "kernel: scsi_debug + sd_mod (blk-mq, none, queue_depth 32)",
+         "scsi_debug none",
+         lambda n: scsi_debug(hosts=n, can_queue=113, depth=32, sched="none")),
+        ("null_blk", "kernel: null_blk (blk-mq, none, hw_queue_depth 113, one device per LUN)",
+         "null_blk none", lambda n: null_blk(devices=n, depth=113, sched="none")),
+    ]
+
+    def axes(self, quick):
+        return ([1, 2, 4], [1, 2]) if quick else ([1, 2, 4, 8, 16], [1, 2, 4])
+
+    def build(self, ctx):
+        plan = Plan()
+        luns, threads = self.axes(ctx.quick)
+        for n in luns:  # modes interleaved: drift hits them alike
+            for mode, _, label, cfg in self.MODES:
+                s = plan.setup(cfg(n))
+                for t in threads:
+                    plan.point(s, mode, {"luns": n, "threads": t}, t, RANDREAD_1K,
+                               "%s %s x %s" % (label, _s(n, "LUN"), _s(t, "job")))
+        return plan
+
+    def _grid_axes(self, r):
+        luns = sorted({p["key"]["luns"] for p in r.points})
+        threads = sorted({p["key"]["threads"] for p in r.points})
+        return luns, threads
+
+    def tables(self, r):
+        luns, threads = self._grid_axes(r)
+        out = []
+        for mode, title, _, _ in self.MODES:
+            out.append(grid(title + ": KIOPS(CPU%)", "Threads/LUN", luns, threads,
+                            lambda n, t, m=mode: cell(r, r.get(m, luns=n, threads=t)),
+                            row_head="#LUNs"))
+        for other in ("legacy", "scsi_debug", "null_blk"):
+            out.append(grid("smq mq / %s (IOPS ratio)" % other, "Threads/LUN", luns,
+                            threads,
+                            lambda n, t, o=other: ratio(
+                                r.value(r.get("mq", luns=n, threads=t)),
+                                r.value(r.get(o, luns=n, threads=t))),
+                            row_head="#LUNs"))
+        return "\n".join(out)
+
+    def panels(self, r):
+        luns, threads = self._grid_axes(r)
+        return [{"kind": "lines", "title": "%s per LUN" % _s(t, "thread"),
+                 "xlabel": "#LUNs (one host each)", "ylabel": "KIOPS", "logx": True,
+                 "series": [(label, line_series(r, mode, luns,
+                                                lambda n, t=t: {"luns": n, "threads": t}))
+                            for mode, _, label, _ in self.MODES]}
+                for t in threads]
+
+
+# ---- seed 002: block sizes, LUN scaling -----------------------------------
+
+class Seed002Bs(Experiment):
+    name = "seed002-bs"
+    title = "seed 002: randread block sizes 1k..128k on one LUN; LUNs 1/2/4 at 1k"
+    seed = "002_a5a6ac38ff22fab1.txt (LIO iSER target merged, May 2013)"
+    about = ("One host, 2 fio jobs per LUN (the seed's numjobs=2), iodepth 128: "
+             "block sizes 1k..128k on one LUN, then 1/2/4 LUNs at 1k; IOPS and "
+             "bandwidth (null backing: no data is copied). Quick: 1k, 4k, 16k, 64k.")
+    MODES = [
+        ("mq", "smq mq", lambda n: smq(mq=True, luns=n, sched="none")),
+        ("legacy", "smq legacy", lambda n: smq(mq=False, luns=n, sched="noop")),
+        ("scsi_debug", "scsi_debug", lambda n: scsi_debug(luns=n, sched="none")),
+        ("null_blk", "null_blk", lambda n: null_blk(devices=n, sched="none")),
+    ]
+    BS = ["1k", "2k", "4k", "8k", "16k", "32k", "64k", "128k"]
+    QUICK_BS = ["1k", "4k", "16k", "64k"]
+    LUNS = [1, 2, 4]
+    JOBS = 2
+
+    def build(self, ctx):
+        plan = Plan()
+        for n in self.LUNS:
+            for mode, label, cfg in self.MODES:
+                s = plan.setup(cfg(n))
+                for bs in (self.QUICK_BS if ctx.quick else self.BS) if n == 1 else ["1k"]:
+                    fio = dict(RANDREAD_1K, bs=bs)
+                    plan.point(s, mode, {"bs": bs, "luns": n}, self.JOBS, fio,
+                               "%s %s %s x %d jobs" % (label, bs, _s(n, "LUN"), self.JOBS))
+        return plan
+
+    def _bs(self, r):
+        return [b for b in self.BS if any(p["key"]["bs"] == b and p["key"]["luns"] == 1
+                                          for p in r.points)]
+
+    def tables(self, r):
+        bss = self._bs(r)
+        modes = [m for m, _, _ in self.MODES]
+        names = dict((m, l) for m, l, _ in self.MODES)
+        out = [grid("single LUN, %d jobs: KIOPS(CPU%%)" % self.JOBS, "bs",
+                    bss, modes, lambda b, m: cell(r, r.get(m, bs=b, luns=1))),
+               grid("single LUN: bandwidth MiB/s", "bs", bss, modes,
+                    lambda b, m: "%.1f" % r.value(r.get(m, bs=b, luns=1), "read_bw_mib")
+                    if r.value(r.get(m, bs=b, luns=1)) else "-"),
+               grid("smq mq as a ratio (IOPS)", "bs", bss,
+                    ["/legacy", "/scsi_debug", "/null_blk"],
+                    lambda b, o: ratio(r.value(r.get("mq", bs=b, luns=1)),
+                                       r.value(r.get(o[1:], bs=b, luns=1)))),
+               grid("1k, %d jobs per LUN: KIOPS(CPU%%)" % self.JOBS, "LUNs", self.LUNS,
+                    modes, lambda n, m: cell(r, r.get(m, bs="1k", luns=n))),
+               grid("smq mq as a ratio (IOPS)", "LUNs", self.LUNS,
+                    ["/legacy", "/scsi_debug", "/null_blk"],
+                    lambda n, o: ratio(r.value(r.get("mq", bs="1k", luns=n)),
+                                       r.value(r.get(o[1:], bs="1k", luns=n))))]
+        out.insert(0, "modes: " + ", ".join("%s = %s" % (m, names[m]) for m in modes) + "\n")
+        return "\n".join(out)
+
+    def panels(self, r):
+        bss = self._bs(r)
+        x = {b: float(b[:-1]) for b in bss}
+        tl = {x[b]: b for b in bss}
+        one = (lambda b: {"bs": b, "luns": 1})
+        return [
+            {"kind": "lines", "title": "IOPS, one LUN", "xlabel": "block size",
+             "ylabel": "KIOPS", "logx": True, "xticlabels": tl,
+             "series": [(l, line_series(r, m, bss, one, xval=x.get))
+                        for m, l, _ in self.MODES]},
+            {"kind": "lines", "title": "bandwidth, one LUN", "xlabel": "block size",
+             "ylabel": "MiB/s", "logx": True, "xticlabels": tl,
+             "series": [(l, line_series(r, m, bss, one, "read_bw_mib", 1, xval=x.get))
+                        for m, l, _ in self.MODES]},
+            {"kind": "lines", "title": "1k, LUN scaling", "xlabel": "LUNs",
+             "ylabel": "KIOPS", "logx": True,
+             "series": [(l, line_series(r, m, self.LUNS, lambda n: {"bs": "1k", "luns": n}))
+                        for m, l, _ in self.MODES]},
+        ]
+
+
+# ---- seed 001: shared host tags, mq-deadline vs none ----------------------
+
+class Seed001SharedTags(Experiment):
+    name = "seed001-shared-tags"
+    title = "seed 001: shared host tags, mq-deadline vs none, 8 LUNs on one host"
+    seed = "001_603fe72542f5c39b.txt (megaraid_sas to MQ, 2020)"
+    about = ("8 LUNs behind one host, submit_queues = vCPUs, fio randread 4k "
+             "iodepth 64, one job per LUN; every command completes 1 ms after it "
+             "was issued (timer: smq_sas irqmode=2, null_blk irqmode=2, "
+             "scsi_debug ndelay), like the seed's disks, so that commands stay in "
+             "flight and a scarce can_queue binds. host_tagset=1 at can_queue 192 "
+             "(high) and 16 (scarce), and host_tagset=0 at 192; mq-deadline vs "
+             "none. smq's lock counters (smq/iosched/lock_stats) and hardware "
+             "queue counters (mq/N/*) are read before and after each point. "
+             "Peers: scsi_debug host_max_queue (shared) or max_queue; null_blk "
+             "shared_tags=1 (+ shared_tag_bitmap=1 for host_tagset=1). Quick: "
+             "the two host_tagset=1 rows.")
+    LUNS = 8
+    NSEC = 1000000
+    CONFIGS = [("host_tagset=1 can_queue=192", 1, 192),
+               ("host_tagset=1 can_queue=16", 1, 16),
+               ("host_tagset=0 can_queue=192", 0, 192)]
+    SCHEDS = ["none", "mq-deadline"]
+    STACKS = [
+        ("smq", "smq mq",
+         lambda t, cq, q, s: smq(luns=8, queues=q, tagset=t, can_queue=cq, irqmode=2,
+                                 nsec=Seed001SharedTags.NSEC, sched=s)),
+        ("scsi_debug", "scsi_debug",
+         lambda t, cq, q, s: scsi_debug(luns=8, queues=q, can_queue=cq, host_tagset=t,
+                                        ndelay=Seed001SharedTags.NSEC, sched=s)),
+        ("null_blk", "null_blk",
+         lambda t, cq, q, s: null_blk(devices=8, queues=q, depth=cq, shared_tags=True,
+                                      shared_bitmap=bool(t), irqmode=2,
+                                      nsec=Seed001SharedTags.NSEC, sched=s)),
+    ]
+    FIO = {"rw": "randread", "bs": "4k", "iodepth": 64, "norandommap": True}
+
+    def build(self, ctx):
+        plan = Plan()
+        for cname, t, cq in self.CONFIGS[:2] if ctx.quick else self.CONFIGS:
+            for sched in self.SCHEDS:
+                for mode, label, cfg in self.STACKS:
+                    s = plan.setup(cfg(t, cq, ctx.vcpus, sched))
+                    plan.point(s, mode, {"config": cname, "sched": sched}, 1, self.FIO,
+                               "%s %s 8 LUNs %s" % (label, sched, cname))
+        return plan
+
+    def _configs(self, r):
+        return [c for c, _, _ in self.CONFIGS if any(p["key"]["config"] == c for p in r.points)]
+
+    def tables(self, r):
+        configs = self._configs(r)
+        out = []
+        for mode, label, _ in self.STACKS:
+            out.append(grid("%s: KIOPS(CPU%%)" % label, "", configs,
+                            ["none", "mq-deadline", "dl/none"],
+                            lambda c, s, m=mode: ratio(
+                                r.value(r.get(m, config=c, sched="mq-deadline")),
+                                r.value(r.get(m, config=c, sched="none")))
+                            if s == "dl/none" else cell(r, r.get(m, config=c, sched=s))))
+        out.append(grid("smq mq as a ratio to the kernel's peers (IOPS)", "", configs,
+                        ["none/scsi_debug", "dl/scsi_debug", "none/null_blk", "dl/null_blk"],
+                        lambda c, x: ratio(
+                            r.value(r.get("smq", config=c,
+                                          sched="none" if x.startswith("none") else "mq-deadline")),
+                            r.value(r.get(x.split("/")[1], config=c,
+                                          sched="none" if x.startswith("none") else "mq-deadline")))))
+        rows = []
+        for c in configs:
+            for s in self.SCHEDS:
+                p = r.get("smq", config=c, sched=s)
+                if not p or p["status"] != "ok":
+                    continue
+                d = p["counters"]["delta"]
+                disp = d.get("hctx_dispatched", 0)
+                acq = d.get("lock_acquired")
+                per_k = (lambda k: "%.1f" % (1000.0 * d.get(k, 0) / disp) if disp else "-")
+                rows.append([
+                    "%s %s" % (c, s), kiops(r.value(p)),
+                    "-" if acq is None else str(acq),
+                    "-" if acq is None else str(d.get("lock_busy", 0)),
+                    "-" if not acq else "%.1f%%" % (100.0 * d.get("lock_busy", 0) / acq),
+                    "-" if acq is None else str(d.get("lock_merges", 0)),
+                    str(disp), per_k("hctx_busy"), per_k("hctx_direct"),
+                    per_k("hctx_queued"), per_k("hctx_runs")])
+        out.append(columns(
+            "smq's counters over the point's runs (lock: smq/iosched/lock_stats of "
+            "mq-deadline, summed over the LUNs; hctx: mq/N/*, per 1000 dispatched)",
+            ["", "KIOPS", "lock acq", "lock busy", "busy %", "merges", "dispatched",
+             "busy/1k", "direct/1k", "queued/1k", "runs/1k"], rows))
+        return "\n".join(out)
+
+    def panels(self, r):
+        configs = self._configs(r)
+        series = []
+        for mode, label, _ in self.STACKS:
+            for s in self.SCHEDS:
+                series.append(("%s %s" % (label, s),
+                               bar_values(r, mode, [{"config": c, "sched": s} for c in configs])))
+        ratios = []
+        for mode, label, _ in self.STACKS:
+            vals = []
+            for c in configs:
+                a = r.value(r.get(mode, config=c, sched="mq-deadline"))
+                b = r.value(r.get(mode, config=c, sched="none"))
+                vals.append((a / b, None, None) if a and b else None)
+            ratios.append((label, vals))
+        return [{"kind": "bars", "title": "KIOPS, 8 LUNs on one host", "ylabel": "KIOPS",
+                 "categories": configs, "series": series},
+                {"kind": "bars", "title": "mq-deadline / none", "ylabel": "IOPS ratio",
+                 "categories": configs, "series": ratios}]
+
+
+# ---- seed 004: read / randrw / write, mq vs legacy ------------------------
+
+class Seed004Rw(Experiment):
+    name = "seed004-rw"
+    title = "seed 004: read, randrw 50/50, write IOPS, mq vs legacy"
+    seed = "004_a8256b2c8d623e09.txt (scsi-mq default on hisi_sas, Oct 2017)"
+    about = ("One LUN, one reply queue exposed (hisi_sas did not expose its "
+             "queues), fio bs 4k iodepth 64, 2 jobs: read (sequential), randrw "
+             "50/50, write; smq legacy noop and deadline, smq mq none and "
+             "mq-deadline, scsi_debug none and mq-deadline, null_blk none.")
+    MODES = [
+        ("legacy noop", "smq without default SCSI_MQ (use_blk_mq=N), noop",
+         lambda: smq(mq=False, sched="noop")),
+        ("legacy deadline", "smq without default SCSI_MQ (use_blk_mq=N), deadline",
+         lambda: smq(mq=False, sched="deadline")),
+        ("mq none", "smq with default SCSI_MQ (use_blk_mq=Y), none",
+         lambda: smq(mq=True, sched="none")),
+        ("mq mq-deadline", "smq with default SCSI_MQ (use_blk_mq=Y), mq-deadline",
+         lambda: smq(mq=True, sched="mq-deadline")),
+        ("scsi_debug none", "kernel scsi_debug, none", lambda: scsi_debug(sched="none")),
+        ("scsi_debug mq-deadline", "kernel scsi_debug, mq-deadline",
+         lambda: scsi_debug(sched="mq-deadline")),
+        ("null_blk none", "kernel null_blk, none", lambda: null_blk(sched="none")),
+    ]
+    RW = [("read", {"rw": "read"}), ("randrw", {"rw": "randrw", "rwmixread": 50}),
+          ("write", {"rw": "write"})]
+    JOBS = 2
+
+    def build(self, ctx):
+        plan = Plan()
+        for mode, _, cfg in self.MODES:
+            s = plan.setup(cfg())
+            for rw, fio in self.RW:
+                plan.point(s, mode, {"rw": rw}, self.JOBS,
+                           dict(fio, bs="4k", iodepth=64), "%s %s" % (mode, rw))
+        return plan
+
+    def _k(self, v):
+        return "-" if v is None else "%.1fK" % (v / 1000.0)
+
+    def tables(self, r):
+        out = []
+        for mode, title, _ in self.MODES:
+            rd, rw, wr = (r.get(mode, rw=x) for x, _ in self.RW)
+            out.append("%s\nread, rw, write IOPS\n%s, %s/%s, %s\n" % (
+                title, self._k(r.value(rd)), self._k(r.value(rw, "read_iops")),
+                self._k(r.value(rw, "write_iops")), self._k(r.value(wr))))
+        modes = [m for m, _, _ in self.MODES]
+        out.append(grid("all modes: KIOPS(CPU%)", "", modes, [x for x, _ in self.RW],
+                        lambda m, x: cell(r, r.get(m, rw=x))))
+        pairs = [("mq none", "legacy noop"), ("mq mq-deadline", "legacy deadline"),
+                 ("mq none", "scsi_debug none"), ("mq mq-deadline", "scsi_debug mq-deadline"),
+                 ("mq none", "null_blk none"), ("legacy noop", "scsi_debug none")]
+        out.append(grid("ratios (IOPS)", "", ["%s / %s" % pr for pr in pairs],
+                        [x for x, _ in self.RW],
+                        lambda pr, x: ratio(r.value(r.get(pr.split(" / ")[0], rw=x)),
+                                            r.value(r.get(pr.split(" / ")[1], rw=x)))))
+        return "\n".join(out)
+
+    def panels(self, r):
+        cats = [x for x, _ in self.RW]
+        return [{"kind": "bars", "title": "IOPS by workload", "ylabel": "KIOPS",
+                 "categories": cats,
+                 "series": [(m, bar_values(r, m, [{"rw": x} for x in cats]))
+                            for m, _, _ in self.MODES]}]
+
+
+# ---- seed 003: completion context -----------------------------------------
+
+class Seed003Completion(Experiment):
+    name = "seed003-completion"
+    title = "seed 003: completion context: submitting CPU vs softirq vs timer"
+    seed = "003_f0eab7c77da7d169.txt (IB/srp completion polling, 2014)"
+    about = ("One LUN, submit_queues = vCPUs, fio randread 1k, 1 job, at "
+             "iodepth 128 (IOPS) and 1 (latency). smq_sas irqmode 0 (in "
+             "queuecommand), 1 (reply queue tasklet), 2 (hrtimer, completion_nsec "
+             "20000); null_blk irqmode 0/1/2 (completion_nsec 20000); scsi_debug "
+             "delay=0 (inline) and ndelay=20000 (hrtimer).")
+    NSEC = 20000
+    IRQ = [(0, "0 none"), (1, "1 softirq"), (2, "2 timer")]
+    QDS = [128, 1]
+    NOTE = ("irq_poll-style budgeted completion (seed 003's blk-iopoll with "
+            "weights 128 and 10, batched CQ polling) does not exist in smq_sas "
+            "yet: not measured.")
+
+    def build(self, ctx):
+        plan = Plan()
+        plan.notes.append(self.NOTE)
+        for irq, iname in self.IRQ:
+            cfgs = [("smq", smq(queues=ctx.vcpus, irqmode=irq,
+                                nsec=self.NSEC if irq == 2 else None, sched="none")),
+                    ("null_blk", null_blk(queues=ctx.vcpus, irqmode=irq,
+                                          nsec=self.NSEC if irq == 2 else None,
+                                          sched="none"))]
+            if irq != 1:
+                cfgs.append(("scsi_debug", scsi_debug(queues=ctx.vcpus,
+                                                      ndelay=self.NSEC if irq == 2 else 0,
+                                                      sched="none")))
+            for mode, cfg in cfgs:
+                s = plan.setup(cfg)
+                for qd in self.QDS:
+                    plan.point(s, mode, {"irq": iname, "qd": qd}, 1,
+                               dict(RANDREAD_1K, iodepth=qd),
+                               "%s %s QD%d" % (mode, self.what(mode, irq, iname), qd))
+        return plan
+
+    def what(self, mode, irq, iname):
+        if mode == "scsi_debug":
+            return "delay=0" if irq == 0 else "ndelay=%d" % self.NSEC
+        return "irqmode=%s" % iname
+
+    def tables(self, r):
+        rows = []
+        for irq, iname in self.IRQ:
+            for mode in ("smq", "null_blk", "scsi_debug"):
+                a, b = r.get(mode, irq=iname, qd=128), r.get(mode, irq=iname, qd=1)
+                if a is None and b is None:
+                    continue
+                what = self.what(mode, irq, iname)
+                ipis = (a or {}).get("counters", {}).get("delta", {}).get("rq_ipis")
+                rows.append(["%s %s" % (mode, what), cell(r, a), lat(r, a, "p50"),
+                             lat(r, a, "p99"), cell(r, b), lat(r, b, "p50"), lat(r, b, "p99"),
+                             lat(r, b, "p99.9"), "-" if ipis is None else str(ipis)])
+        out = [columns("IOPS and latency (µs, fio total latency percentiles)",
+                       ["", "QD128 KIOPS(CPU%)", "p50", "p99", "QD1 KIOPS(CPU%)", "p50",
+                        "p99", "p99.9", "IPIs"], rows)]
+        out.append(grid("smq as a ratio (IOPS; QD1: p50 latency, lower is better)",
+                        "irqmode", [n for _, n in self.IRQ],
+                        ["QD128 /null_blk", "QD128 /scsi_debug", "QD1 p50 /null_blk"],
+                        lambda i, c: ratio(r.value(r.get("smq", irq=i, qd=128)),
+                                           r.value(r.get(c.split("/")[1], irq=i, qd=128)))
+                        if c.startswith("QD128") else
+                        ratio(r.value(r.get("smq", irq=i, qd=1), "read_lat_us/p50"),
+                              r.value(r.get("null_blk", irq=i, qd=1), "read_lat_us/p50"))))
+        out.append("IPIs: smq_sas completions sent to a CPU of the reply queue's mask "
+                   "(debugfs reply_queues) during the QD128 point.\n")
+        out.append("note: " + self.NOTE + "\n")
+        return "\n".join(out)
+
+    def panels(self, r):
+        cats = [n for _, n in self.IRQ]
+        modes = ["smq", "null_blk", "scsi_debug"]
+        return [{"kind": "bars", "title": "QD128 IOPS by irqmode", "ylabel": "KIOPS",
+                 "categories": cats,
+                 "series": [(m, bar_values(r, m, [{"irq": c, "qd": 128} for c in cats]))
+                            for m in modes]},
+                {"kind": "bars", "title": "QD1 latency p99 by irqmode", "ylabel": "µs",
+                 "categories": cats,
+                 "series": [(m, bar_values(r, m, [{"irq": c, "qd": 1} for c in cats],
+                                           "read_lat_us/p99", 1)) for m in modes]}]
+
+
+# ---- latency and memory ---------------------------------------------------
+
+class Latency(Experiment):
+    name = "latency"
+    title = "QD1 latency, and memory per LUN and per tag"
+    seed = "(none: smq's own)"
+    about = ("fio randread 4k iodepth 1, 1 job, one LUN, completion in the "
+             "submitting context: p50/p99/p99.9 of fio's total latency for smq mq, "
+             "smq legacy, scsi_debug, null_blk. Memory: /proc/meminfo and "
+             "/proc/slabinfo before loading and after the disks appeared (caches "
+             "dropped), for 4 hosts x 1 LUN and can_queue 16, 4 hosts x 1 LUN and "
+             "can_queue 192, 4 hosts x 8 LUNs and can_queue 16 (2 reply queues "
+             "each, no data kept): per LUN = (8-LUN - 1-LUN) / 28, per tag = "
+             "(192 - 16) / (4 hosts x 2 queues x 176).")
+    MODES = [("mq", "smq mq", lambda: smq(mq=True, sched="none")),
+             ("legacy", "smq legacy", lambda: smq(mq=False, sched="noop")),
+             ("scsi_debug", "scsi_debug", lambda: scsi_debug(sched="none")),
+             ("null_blk", "null_blk", lambda: null_blk(sched="none"))]
+    HOSTS, QUEUES, LUNS, CQ = 4, 2, (1, 8), (16, 192)
+    GEOMS = [("base", 1, 16), ("tags", 1, 192), ("luns", 8, 16)]
+    MEM_STACKS = [("mq", "smq mq", lambda n, cq: smq(hosts=4, luns=n, queues=2, can_queue=cq)),
+                  ("scsi_debug", "scsi_debug",
+                   lambda n, cq: scsi_debug(hosts=4, luns=n, queues=2, can_queue=cq))]
+    quick_seconds, quick_reps = 3, 3
+
+    def build(self, ctx):
+        plan = Plan()
+        for mode, label, cfg in self.MODES:
+            s = plan.setup(cfg())
+            plan.point(s, mode, {"qd": 1}, 1,
+                       {"rw": "randread", "bs": "4k", "iodepth": 1, "norandommap": True},
+                       "%s QD1 4k" % label)
+        for mode, _, cfg in self.MEM_STACKS:
+            for g, n, cq in self.GEOMS:
+                s = plan.setup(cfg(n, cq), mem=True)
+                s.params["geometry"] = g
+        return plan
+
+    def memory(self, r):
+        """{mode: {geometry: delta}} from the memory setups."""
+        m = {}
+        for s in r.doc["setups"]:
+            if s.get("mem") and s["status"] == "ok":
+                m.setdefault(s["stack"].replace("smq-", ""), {})[s["params"]["geometry"]] = s["mem"]
+        return m
+
+    def tables(self, r):
+        rows = []
+        for mode, label, _ in self.MODES:
+            p = r.get(mode, qd=1)
+            rows.append([label, cell(r, p), lat(r, p, "mean"), lat(r, p, "p50"),
+                         lat(r, p, "p90"), lat(r, p, "p99"), lat(r, p, "p99.9")])
+        out = [columns("QD1 randread 4k, 1 job (latency in µs)",
+                       ["", "KIOPS(CPU%)", "mean", "p50", "p90", "p99", "p99.9"], rows)]
+        p50 = {m: r.value(r.get(m, qd=1), "read_lat_us/p50") for m, _, _ in self.MODES}
+        out.append("smq mq p50 as a ratio: /legacy %s, /scsi_debug %s, /null_blk %s "
+                   "(lower is faster)\n" % (ratio(p50["mq"], p50["legacy"]),
+                                            ratio(p50["mq"], p50["scsi_debug"]),
+                                            ratio(p50["mq"], p50["null_blk"])))
+        mem = self.memory(r)
+        rows = []
+        luns = self.HOSTS * (self.LUNS[1] - self.LUNS[0])
+        tags = self.HOSTS * self.QUEUES * (self.CQ[1] - self.CQ[0])
+        for mode, label, _ in self.MEM_STACKS:
+            g = mem.get(mode, {})
+
+            def d(geo, key):
+                x = g.get(geo)
+                return None if not x else x["meminfo_kib"].get(key)
+
+            def per(geo, key, n, unit):
+                a, b = d(geo, key), d("base", key)
+                if a is None or b is None:
+                    return "-"
+                v = (a - b) / n * (1024 if unit == "B" else 1)
+                return "%.0f" % v if unit == "B" else "%.1f" % v
+
+            neg = (lambda v: "-" if v is None else "%d" % -v)
+            rows.append([label, "-" if d("base", "Slab") is None else str(d("base", "Slab")),
+                         neg(d("base", "MemAvailable")),
+                         per("luns", "Slab", luns, "K"),
+                         "-" if d("luns", "MemAvailable") is None or d("base", "MemAvailable") is None
+                         else "%.1f" % ((d("base", "MemAvailable") - d("luns", "MemAvailable")) / luns),
+                         per("tags", "Slab", tags, "B"),
+                         "-" if d("tags", "MemAvailable") is None or d("base", "MemAvailable") is None
+                         else "%.0f" % ((d("base", "MemAvailable") - d("tags", "MemAvailable"))
+                                        * 1024.0 / tags)])
+        out.append(columns(
+            "memory (after minus before loading; %d hosts x 1 LUN, %d reply queues, "
+            "can_queue %d as the base)" % (self.HOSTS, self.QUEUES, self.CQ[0]),
+            ["", "base Slab KiB", "base used KiB", "per LUN Slab KiB", "per LUN used KiB",
+             "per tag Slab B", "per tag used B"], rows))
+        out.append("used = drop of MemAvailable; the base includes the modules themselves. "
+                   "Top slab caches per geometry are in results.json (setups[].mem).\n")
+        return "\n".join(out)
+
+    def panels(self, r):
+        qs = ["p50", "p90", "p99", "p99.9"]
+        return [{"kind": "bars", "title": "QD1 randread 4k latency", "ylabel": "µs",
+                 "categories": qs,
+                 "series": [(label, [(lambda s: (s["median"], s["min"], s["max"]) if s else None)(
+                     stat(r, r.get(m, qd=1), "read_lat_us/" + q)) for q in qs])
+                     for m, label, _ in self.MODES]}]
+
+
+# ---- the bench's own test -------------------------------------------------
+
+class Selftest(Experiment):
+    name = "selftest"
+    title = "bench self-test: smq mq and scsi_debug, one LUN, 1 job"
+    seed = "(none)"
+    about = ("Two points (smq mq, scsi_debug; randread 1k iodepth 32, 1 job), "
+             "for `make check`: proves the whole chain (plan, guest, fio JSON, "
+             "table, plot, compare) works.")
+    seconds, reps = 1, 2
+    quick_seconds, quick_reps = 1, 2
+    MODES = [("mq", "smq mq", lambda: smq(sched="none")),
+             ("scsi_debug", "scsi_debug", lambda: scsi_debug(sched="none"))]
+
+    def build(self, ctx):
+        plan = Plan()
+        for mode, label, cfg in self.MODES:
+            s = plan.setup(cfg())
+            plan.point(s, mode, {"jobs": 1}, 1, dict(RANDREAD_1K, iodepth=32),
+                       "%s 1 LUN x 1 job" % label)
+        return plan
+
+    def tables(self, r):
+        out = grid("KIOPS(CPU%)", "", [l for _, l, _ in self.MODES], ["1 job"],
+                   lambda l, c: cell(r, r.get(dict((b, a) for a, b, _ in self.MODES)[l],
+                                              jobs=1)))
+        return out + "smq mq / scsi_debug: %s\n" % ratio(
+            r.value(r.get("mq", jobs=1)), r.value(r.get("scsi_debug", jobs=1)))
+
+    def panels(self, r):
+        return [{"kind": "bars", "title": "IOPS", "ylabel": "KIOPS", "categories": ["1 job"],
+                 "series": [(l, bar_values(r, m, [{"jobs": 1}])) for m, l, _ in self.MODES]}]
+
+
+EXPERIMENTS = {e.name: e for e in (Seed000Grid(), Seed002Bs(), Seed001SharedTags(),
+                                   Seed004Rw(), Seed003Completion(), Latency(),
+                                   Selftest())}

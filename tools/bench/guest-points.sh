@@ -1,0 +1,324 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash
+#
+# Guest side of tools/bench/bench (busybox sh, run through tools/vm/run.sh).
+# Runs the points of a plan written by the host ($BENCH_PLAN, one line each,
+# fields separated by tabs):
+#   setup <TAB> SID <TAB> TARGET-SPEC <TAB> DISKS <TAB> EXTRAS
+#   point <TAB> PID <TAB> SID <TAB> JOBS <TAB> FIO-ARGS
+# A setup brings a target up (tests/guest/targets, spec as in
+# tests/guest/lib/target.sh), waits for DISKS new disks and applies EXTRAS
+# (space separated): sched=NAME (smq/scheduler of an smq disk, else
+# queue/scheduler), depth=N (device/queue_depth), mem=1 (snapshot
+# /proc/meminfo and /proc/slabinfo before and after, caches dropped). Its
+# points follow it, after a discarded warm-up run of BENCH_WARMUP s (1) of
+# the first one; a point runs fio BENCH_REPS times for BENCH_SECONDS s:
+# BENCH_FIO (the common options: libaio, direct, group_reporting, JSON...),
+# FIO-ARGS and, for every disk, a job section with JOBS jobs (one group). Smq's counters (smq/iosched/lock_stats,
+# mq/N/{busy,dispatched,direct,queued,runs}, the disk's stat, smq_sas's
+# reply_queues) are saved before and after each point.
+#
+# Output under /results/bench/: guest.info, setups/SID/ (status, up.log,
+# params, disks, mem.before/after, dmesg), points/PID/ (fio.cmd, repN.json,
+# repN.err, stat.N.before/after, counters.before/after). Progress goes to the
+# console and, as "SMQ-OUT BENCH-POINT PID STATUS IOPS CPU%" and
+# "SMQ-OUT BENCH-SETUP SID STATUS" lines, to the control channel.
+# Each setup runs in its own process under a time limit; after one that hung
+# or made the kernel report a lockup/BUG/Oops the rest are not run.
+#   guest-points.sh                all setups of the plan
+#   guest-points.sh --setup SID    one setup and its points (internal)
+
+SMQ_GUEST_DIR=/smq/tests/guest
+export SMQ_GUEST_DIR
+. "$SMQ_GUEST_DIR/lib/common.sh"
+. "$SMQ_GUEST_DIR/lib/dmesg.sh"
+. "$SMQ_GUEST_DIR/lib/target.sh"
+
+: "${BENCH_SECONDS:=3}"
+: "${BENCH_REPS:=3}"
+: "${BENCH_WARMUP:=1}"
+: "${BENCH_FIO:=--ioengine=libaio --direct=1 --time_based --group_reporting --lat_percentiles=1 --percentile_list=50:90:99:99.9 --eta=never --output-format=json}"
+out=/results/bench
+plan=/tmp/bench.plan
+
+# ctl LINE: progress to the console and the host (control channel).
+ctl() {
+	say "$*"
+	[ -n "${SMQ_CTL:-}" ] && say "SMQ-OUT $*" >"$SMQ_CTL"
+	return 0
+}
+
+# field LINE N: the Nth tab-separated field of LINE.
+field() { say "$1" | cut -f "$2"; }
+
+# fio_sum FILE KEY: sum of the JSON values "KEY" : V in fio's JSON output.
+fio_sum() {
+	awk -v k="\"$2\"" '$1 == k && $2 == ":" { sub(/,$/, "", $3); s += $3 }
+		END { printf "%.2f\n", s }' "$1"
+}
+
+# median: of the numbers on stdin (mean of the middle two for an even count).
+median() {
+	sort -n | awk '{ v[NR] = $1 }
+		END { if (!NR) print 0; else printf "%.1f\n", (v[int((NR + 1) / 2)] + v[int(NR / 2) + 1]) / 2 }'
+}
+
+# new_disks BEFORE: disks in /sys/block (with a /dev node) not in BEFORE.
+new_disks() {
+	for _nd in /sys/block/*; do
+		_nd=${_nd##*/}
+		case " $1 " in *" $_nd "*) continue ;; esac
+		[ -b "/dev/$_nd" ] && printf '/dev/%s ' "$_nd"
+	done
+}
+
+# wait_disks BEFORE N: wait up to 60 s for N new disks; print them.
+wait_disks() {
+	_wd_n=600
+	while :; do
+		_wd_d=$(new_disks "$1")
+		[ "$(say "$_wd_d" | wc -w)" -ge "$2" ] && break
+		_wd_n=$((_wd_n - 1))
+		[ "$_wd_n" -gt 0 ] || { say "only $_wd_d of $2 disks appeared" >&2; return 1; }
+		sleep 0.1
+	done
+	say "$_wd_d"
+}
+
+# mem_snapshot FILE: meminfo and slabinfo after dropping caches.
+mem_snapshot() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	sleep 1
+	{
+		say "## meminfo"
+		cat /proc/meminfo
+		say "## slabinfo"
+		cat /proc/slabinfo 2>/dev/null
+	} >"$1"
+}
+
+# counters: smq's per-disk counters and smq_sas's reply queues, one per line.
+counters() {
+	for _c_dev in $DEVS; do
+		_c_n=${_c_dev##*/}
+		_c_b=/sys/block/$_c_n
+		[ -r "$_c_b/smq/iosched/lock_stats" ] &&
+			say "$_c_n lock_stats $(cat "$_c_b/smq/iosched/lock_stats")"
+		for _c_q in "$_c_b"/mq/*; do
+			[ -r "$_c_q/dispatched" ] || continue
+			for _c_f in busy dispatched direct queued runs; do
+				[ -r "$_c_q/$_c_f" ] && say "$_c_n mq/${_c_q##*/}/$_c_f $(cat "$_c_q/$_c_f")"
+			done
+		done
+		say "$_c_n stat $(cat "$_c_b/stat")"
+	done
+	for _c_f in /sys/kernel/debug/smq_sas/*/reply_queues; do
+		[ -r "$_c_f" ] || continue
+		_c_a=${_c_f%/reply_queues}
+		sed 1d "$_c_f" | sed "s|^|${_c_a##*/} reply_queue |"
+	done
+	return 0
+}
+
+# describe_disks: what the target gave, per disk.
+describe_disks() {
+	for _dd in $DEVS; do
+		_dd_n=${_dd##*/}
+		_dd_b=/sys/block/$_dd_n
+		say "disk $_dd_n size_sectors $(cat "$_dd_b/size")"
+		for _dd_f in smq/scheduler smq/queue_mode smq/nr_hw_queues smq/nr_requests \
+			smq/host_tagset smq/rq_affinity smq/nomerges queue/scheduler \
+			queue/nr_requests queue/rq_affinity queue/nomerges device/queue_depth; do
+			[ -r "$_dd_b/$_dd_f" ] && say "disk $_dd_n $_dd_f $(cat "$_dd_b/$_dd_f" 2>/dev/null)"
+		done
+		_dd_q=0
+		for _dd_m in "$_dd_b"/mq/*; do [ -d "$_dd_m" ] && _dd_q=$((_dd_q + 1)); done
+		say "disk $_dd_n hw_queues $_dd_q"
+	done
+}
+
+# module_params: parameters of the modules under test that are loaded.
+module_params() {
+	for _mp in smq_blk smq_scsi smq_sas scsi_debug null_blk; do
+		[ -d "/sys/module/$_mp/parameters" ] || continue
+		for _mp_f in /sys/module/"$_mp"/parameters/*; do
+			[ -r "$_mp_f" ] && say "$_mp ${_mp_f##*/} $(cat "$_mp_f" 2>/dev/null)"
+		done
+	done
+	return 0
+}
+
+# apply_extras EXTRAS: sched=, depth= on every disk (mem= is handled apart).
+apply_extras() {
+	for _ae in $1; do
+		case $_ae in
+		sched=*)
+			for _ae_d in $DEVS; do
+				_ae_b=/sys/block/${_ae_d##*/}
+				_ae_f=$_ae_b/queue/scheduler
+				[ -e "$_ae_b/smq/scheduler" ] && _ae_f=$_ae_b/smq/scheduler
+				say "${_ae#sched=}" >"$_ae_f" ||
+					{ say "cannot select scheduler ${_ae#sched=} in $_ae_f"; return 1; }
+			done ;;
+		depth=*)
+			for _ae_d in $DEVS; do
+				say "${_ae#depth=}" >"/sys/block/${_ae_d##*/}/device/queue_depth" ||
+					{ say "cannot set queue_depth ${_ae#depth=} on $_ae_d"; return 1; }
+			done ;;
+		mem=*) ;;
+		*) say "unknown setup extra '$_ae'"; return 1 ;;
+		esac
+	done
+}
+
+# fio_sections JOBS: a job section of JOBS jobs for every disk of DEVS.
+fio_sections() {
+	_fs_i=0
+	for _fs_dev in $DEVS; do
+		printf ' --name=d%s --filename=%s --numjobs=%s' "$_fs_i" "$_fs_dev" "$1"
+		_fs_i=$((_fs_i + 1))
+	done
+}
+
+# run_point PLAN-LINE: fio BENCH_REPS times, counters around, progress line.
+run_point() {
+	_p_id=$(field "$1" 2)
+	_p_jobs=$(field "$1" 4)
+	_p_args=$(field "$1" 5)
+	_p_d=$out/points/$_p_id
+	mkdir -p "$_p_d"
+	_p_njobs=$((_p_jobs * $(say "$DEVS" | wc -w)))
+	_p_cmd="fio $BENCH_FIO --runtime=$BENCH_SECONDS $_p_args$(fio_sections "$_p_jobs")"
+	say "$_p_cmd" >"$_p_d/fio.cmd"
+	say "$_p_njobs" >"$_p_d/jobs"
+	counters >"$_p_d/counters.before"
+	_p_st=ok
+	_p_iops=''
+	_p_cpu=''
+	_p_r=1
+	while [ "$_p_r" -le "$BENCH_REPS" ]; do
+		head -n 1 /proc/stat >"$_p_d/stat.$_p_r.before"
+		# shellcheck disable=SC2086 # word splitting of the fio arguments
+		$_p_cmd --output="$_p_d/rep$_p_r.json" >"$_p_d/rep$_p_r.err" 2>&1 || {
+			_p_st=failed
+			cat "$_p_d/rep$_p_r.err"
+		}
+		head -n 1 /proc/stat >"$_p_d/stat.$_p_r.after"
+		if [ "$_p_st" = ok ]; then
+			_p_iops="$_p_iops $(fio_sum "$_p_d/rep$_p_r.json" iops)"
+			_p_cpu="$_p_cpu $(awk -v u="$(fio_sum "$_p_d/rep$_p_r.json" usr_cpu)" \
+				-v s="$(fio_sum "$_p_d/rep$_p_r.json" sys_cpu)" -v j="$_p_njobs" \
+				-v c="$(nproc)" 'BEGIN { printf "%.1f\n", (u + s) * j / c }')"
+		fi
+		_p_r=$((_p_r + 1))
+	done
+	counters >"$_p_d/counters.after"
+	_p_mi=$(say "$_p_iops" | tr ' ' '\n' | grep . | median)
+	_p_mc=$(say "$_p_cpu" | tr ' ' '\n' | grep . | median)
+	say "$_p_st" >"$_p_d/status"
+	ctl "BENCH-POINT $_p_id $_p_st $_p_mi $_p_mc"
+	[ "$_p_st" = ok ]
+}
+
+# warm_up PLAN-LINE DIR: one short discarded fio run of the setup's first
+# point, so that the first measured run does not pay for TCG translating the
+# code paths and for fio's first start on these disks.
+warm_up() {
+	[ -n "$1" ] && [ "$BENCH_WARMUP" -gt 0 ] || return 0
+	_w_args="$(field "$1" 5)$(fio_sections "$(field "$1" 4)")"
+	# shellcheck disable=SC2086 # word splitting of the fio arguments
+	fio $BENCH_FIO --runtime="$BENCH_WARMUP" $_w_args --output="$2/warmup.json" \
+		>"$2/warmup.err" 2>&1 </dev/null
+	return 0
+}
+
+# run_setup SID: bring the target up, run its points, bring it down.
+# Exit status: 0 ok, 77 target unavailable, other: failure.
+run_setup() {
+	_s_line=$(awk -F'\t' -v s="$1" '$1 == "setup" && $2 == s' "$plan")
+	[ -n "$_s_line" ] || { say "no setup $1 in the plan"; exit 1; }
+	_s_spec=$(field "$_s_line" 3)
+	_s_disks=$(field "$_s_line" 4)
+	_s_extras=$(field "$_s_line" 5)
+	_s_d=$out/setups/$1
+	_s_mem=0
+	case " $_s_extras " in *" mem=1 "*) _s_mem=1 ;; esac
+	[ "$_s_mem" = 1 ] && mem_snapshot "$_s_d/mem.before"
+	_s_before=$(list_disks)
+	target_load "$_s_spec" || exit 1
+	_s_rc=0
+	target_up >"$_s_d/up.log" 2>&1 || _s_rc=$?
+	if [ "$_s_rc" = 0 ]; then
+		DEVS=$(wait_disks "$_s_before" "$_s_disks" 2>>"$_s_d/up.log") || _s_rc=1
+	fi
+	[ "$_s_rc" = 0 ] && { apply_extras "$_s_extras" >>"$_s_d/up.log" 2>&1 || _s_rc=1; }
+	if [ "$_s_rc" != 0 ]; then
+		cat "$_s_d/up.log"
+		target_down >>"$_s_d/up.log" 2>&1
+		exit "$_s_rc"
+	fi
+	export DEVS
+	say "== setup $1: $_s_spec ($_s_extras): $DEVS"
+	[ "$_s_mem" = 1 ] && mem_snapshot "$_s_d/mem.after"
+	module_params >"$_s_d/params"
+	describe_disks >"$_s_d/disks"
+	_s_st=0
+	awk -F'\t' -v s="$1" '$1 == "point" && $3 == s' "$plan" >"$_s_d/points"
+	warm_up "$(head -n 1 "$_s_d/points")" "$_s_d"
+	while IFS= read -r _s_p; do
+		run_point "$_s_p" </dev/null || _s_st=1
+	done <"$_s_d/points"
+	target_down >"$_s_d/down.log" 2>&1 || { cat "$_s_d/down.log"; exit 1; }
+	exit "$_s_st"
+}
+
+mkdir -p "$out/setups" "$out/points"
+if [ "${1:-}" = --setup ]; then
+	run_setup "$2"
+fi
+
+say "$BENCH_PLAN" >"$plan"
+cp "$plan" "$out/plan"
+{
+	say "release $(uname -r)"
+	say "cpus $(nproc)"
+	say "memtotal_kib $(awk '/^MemTotal/ { print $2 }' /proc/meminfo)"
+	say "fio $(fio --version)"
+	say "cpu_model $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
+	say "cmdline $(cat /proc/cmdline)"
+} >"$out/guest.info"
+rc=0 broken=
+# shellcheck disable=SC2013 # setup ids are single words
+for sid in $(awk -F'\t' '$1 == "setup" { print $2 }' "$plan"); do
+	sd=$out/setups/$sid
+	mkdir -p "$sd"
+	if [ -n "$broken" ]; then
+		say not-run >"$sd/status"
+		ctl "BENCH-SETUP $sid not-run"
+		continue
+	fi
+	np=$(awk -F'\t' -v s="$sid" '$1 == "point" && $3 == s' "$plan" | wc -l)
+	limit=$((90 + np * BENCH_REPS * (BENCH_SECONDS + 30)))
+	mark=$(dmesg_mark)
+	st=0
+	run_with_timeout "$limit" sh "$0" --setup "$sid" || st=$?
+	case $st in
+	0) status=ok ;;
+	77) status=skipped ;;
+	124) status=timeout ;;
+	*) status=failed ;;
+	esac
+	dmesg_since "$mark" | cap_lines 2000 >"$sd/dmesg"
+	if dmesg_bad "$sd/dmesg" | cap_lines 200 >"$sd/dmesg-bad" && [ -s "$sd/dmesg-bad" ]; then
+		status=dmesg
+		sed 's/^/    ! /' "$sd/dmesg-bad" | head -n 20
+		grep -Eq "$DMESG_FATAL" "$sd/dmesg-bad" && broken=$sid
+	fi
+	[ "$status" = timeout ] && broken=$sid
+	say "$status" >"$sd/status"
+	ctl "BENCH-SETUP $sid $status"
+	case $status in ok | skipped) ;; *) rc=1 ;; esac
+done
+exit "$rc"

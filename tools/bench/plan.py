@@ -1,0 +1,172 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Plans: the setups (a target brought up in the guest) and points (one fio
+workload on a setup's disks) an experiment runs, and how they are written for
+the guest runner (tools/bench/guest-points.sh).
+
+The stacks:
+  smq-mq, smq-legacy   smq_blk + smq_scsi + smq_sas (use_blk_mq=Y / N)
+  scsi_debug           the kernel's scsi_debug + sd_mod
+  null_blk             the kernel's null_blk (blk-mq, not SCSI)
+Every IOPS setup keeps no data: smq_sas backing=null, scsi_debug fake_rw=1,
+null_blk without memory backing (as the seeds used NULLIO).
+"""
+
+STACK_NAMES = {
+    "smq-mq": "smq mq",
+    "smq-legacy": "smq legacy",
+    "scsi_debug": "scsi_debug",
+    "null_blk": "null_blk",
+}
+
+
+class Setup:
+    """A target configuration: one guest target spec, its disks, extras."""
+
+    def __init__(self, sid, stack, spec, disks, params, extras):
+        self.sid = sid
+        self.stack = stack
+        self.spec = spec
+        self.disks = disks
+        self.params = params  # the experiment's view: hosts, luns, queues...
+        self.extras = extras  # sched=, depth=, mem=
+
+    def to_json(self):
+        return {"id": self.sid, "stack": self.stack, "spec": self.spec,
+                "disks": self.disks, "params": self.params,
+                "extras": self.extras}
+
+
+class Point:
+    """One fio workload on the disks of a setup."""
+
+    def __init__(self, pid, setup, mode, key, jobs, fio, label):
+        self.pid = pid
+        self.setup = setup
+        self.mode = mode  # a column/line of the experiment's tables and plot
+        self.key = key  # the point's coordinates, e.g. {"luns": 4, "threads": 2}
+        self.jobs = jobs  # fio jobs per disk
+        self.fio = fio  # fio options, e.g. {"rw": "randread", "bs": "1k"}
+        self.label = label
+
+    def fio_args(self):
+        args = []
+        for k, v in self.fio.items():
+            args.append("--%s" % k if v is True else "--%s=%s" % (k, v))
+        return " ".join(args)
+
+    def to_json(self):
+        return {"id": self.pid, "setup": self.setup.sid, "mode": self.mode,
+                "key": self.key, "jobs_per_disk": self.jobs,
+                "disks": self.setup.disks, "fio_args": self.fio_args(),
+                "label": self.label}
+
+
+class Plan:
+    def __init__(self):
+        self.setups = []
+        self.points = []
+        self.notes = []
+
+    def setup(self, stack_cfg, mem=False):
+        stack, spec, disks, params, extras = stack_cfg
+        extras = dict(extras)
+        if mem:
+            extras["mem"] = 1
+        s = Setup("s%d" % len(self.setups), stack, spec, disks, params, extras)
+        self.setups.append(s)
+        return s
+
+    def point(self, setup, mode, key, jobs, fio, label):
+        p = Point(len(self.points), setup, mode, key, jobs, dict(fio), label)
+        self.points.append(p)
+        return p
+
+    def drop_stacks(self, stacks):
+        """Remove the setups (and their points) of STACKS (e.g. no smq build)."""
+        self.setups = [s for s in self.setups if s.stack not in stacks]
+        self.points = [p for p in self.points if p.setup.stack not in stacks]
+
+    def text(self, setups=None):
+        """The plan (or only SETUPS of it) as the guest runner reads it
+        (tab-separated lines)."""
+        lines = []
+        for s in self.setups if setups is None else setups:
+            extras = " ".join("%s=%s" % kv for kv in s.extras.items())
+            lines.append("\t".join(["setup", s.sid, s.spec, str(s.disks), extras]))
+            for p in self.points:
+                if p.setup is s:
+                    lines.append("\t".join(["point", str(p.pid), s.sid,
+                                            str(p.jobs), p.fio_args()]))
+        return "\n".join(lines) + "\n"
+
+
+def _spec(name, vars_):
+    return name + ":" + ",".join("%s=%s" % kv for kv in vars_.items())
+
+
+def smq(mq=True, hosts=1, tgts=1, luns=1, queues=1, tagset=0, irqmode=0,
+        nsec=None, can_queue=None, cmd_per_lun=None, sched=None, size_mb=1024):
+    """smq_sas with null backing."""
+    v = {"MQ": "Y" if mq else "N", "BACKING": "null", "IRQMODE": irqmode,
+         "HOSTS": hosts, "TGTS": tgts, "LUNS": luns, "QUEUES": queues,
+         "TAGSET": tagset, "SIZE_MB": size_mb}
+    if nsec is not None:
+        v["NSEC"] = nsec
+    opts = []
+    if can_queue is not None:
+        opts.append("can_queue=%d" % can_queue)
+    if cmd_per_lun is not None:
+        opts.append("cmd_per_lun=%d" % cmd_per_lun)
+    if opts:
+        v["OPTS"] = " ".join(opts)
+    params = {"hosts": hosts, "targets": tgts, "luns": luns, "queues": queues,
+              "host_tagset": tagset, "irqmode": irqmode,
+              "completion_nsec": nsec, "can_queue": can_queue or 192,
+              "cmd_per_lun": cmd_per_lun or can_queue or 192,
+              "use_blk_mq": "Y" if mq else "N", "sched": sched}
+    extras = {"sched": sched} if sched else {}
+    return ("smq-mq" if mq else "smq-legacy", _spec("smq_sas", v),
+            hosts * tgts * luns, params, extras)
+
+
+def scsi_debug(hosts=1, luns=1, queues=1, can_queue=None, host_tagset=0,
+               depth=None, ndelay=0, sched=None, size_mb=256):
+    """scsi_debug + sd_mod, fake_rw=1; delay=0 (inline) unless ndelay."""
+    opts = ["fake_rw=1", "add_host=%d" % hosts, "num_tgts=1",
+            "max_luns=%d" % luns]
+    if can_queue is not None:
+        opts.append(("host_max_queue=%d" if host_tagset else "max_queue=%d")
+                    % can_queue)
+    v = {"NDELAY": ndelay, "QUEUES": queues, "SIZE_MB": size_mb,
+         "OPTS": " ".join(opts)}
+    params = {"hosts": hosts, "luns": luns, "queues": queues,
+              "host_tagset": host_tagset, "can_queue": can_queue or 192,
+              "queue_depth": depth, "ndelay": ndelay, "sched": sched}
+    extras = {}
+    if sched:
+        extras["sched"] = sched
+    if depth:
+        extras["depth"] = depth
+    return ("scsi_debug", _spec("scsi_debug", v), hosts * luns, params, extras)
+
+
+def null_blk(devices=1, queues=1, depth=None, shared_tags=False,
+             shared_bitmap=False, irqmode=0, nsec=None, sched=None):
+    """null_blk (blk-mq), no memory backing."""
+    opts = ["nr_devices=%d" % devices]
+    if depth is not None:
+        opts.append("hw_queue_depth=%d" % depth)
+    if shared_tags:
+        opts.append("shared_tags=1")
+    if shared_bitmap:
+        opts.append("shared_tag_bitmap=1")
+    if nsec is not None:
+        opts.append("completion_nsec=%d" % nsec)
+    v = {"QUEUE_MODE": 2, "IRQMODE": irqmode, "QUEUES": queues,
+         "OPTS": " ".join(opts)}
+    params = {"devices": devices, "queues": queues, "hw_queue_depth": depth or 64,
+              "shared_tags": int(shared_tags),
+              "shared_tag_bitmap": int(shared_bitmap), "irqmode": irqmode,
+              "completion_nsec": nsec, "sched": sched}
+    extras = {"sched": sched} if sched else {}
+    return ("null_blk", _spec("null_blk", v), devices, params, extras)

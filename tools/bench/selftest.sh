@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# selftest.sh RELEASE [MODULES-DIR|none] [OUT]: the bench's quick test (part
+# of `make check`, ~1 min): runs the two-point `selftest` experiment (smq mq
+# and scsi_debug, one LUN, 2 runs of 1 s each) in one guest, then
+# `bench validate`: the JSON has the configuration and every figure of every
+# run, every setup and point finished, table.txt renders without holes,
+# plot.png exists (when gnuplot is installed) and `bench compare` of the run
+# with itself gives ratios of 1.00. Prints "N passed, N failed" last.
+set -uo pipefail
+# shellcheck source=tools/lib/smq.sh
+. "$(dirname "$0")/../lib/smq.sh"
+
+rel="${1:-$SMQ_DEFAULT_KVER}"
+mods="${2:-$SMQ_TREE/build/$rel}"
+out="${3:-$SMQ_RESULTS/bench-selftest/$(smq_timestamp)}"
+rc=0
+"$SMQ_TOOLS/bench/bench" selftest -k "$rel" -M "$mods" --no-setup -o "$out" || rc=$?
+if [[ ! -f "$out/results.json" ]]; then
+	echo "FAIL bench-selftest: no results.json (bench status $rc; see $out/guest/console.log)"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+"$SMQ_TOOLS/bench/bench" validate "$out"
