@@ -405,6 +405,8 @@ void smq_legacy_submit_bio(struct smq_queue *q, struct bio *bio)
 	}
 	smq_rq_init(rq, q, NULL, NULL, bio->bi_opf);
 	smq_rq_init_bio(rq, bio, nr_segs);
+	/* Sleeping for a request flushed (and freed) the plug batch. */
+	plug = smq_get_plug(q);
 	smq_flush_prepare_rq(rq);
 	if (plug) {
 		spin_unlock_irq(&lq->queue_lock);

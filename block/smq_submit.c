@@ -239,6 +239,8 @@ static void smq_mq_submit_bio(struct smq_queue *q, struct bio *bio)
 		return;
 	}
 	smq_rq_init_bio(rq, bio, nr_segs);
+	/* Sleeping for a request flushed (and freed) the plug batch. */
+	plug = smq_get_plug(q);
 	smq_flush_prepare_rq(rq);
 	if (plug)
 		smq_plug_add(q, plug, rq);
