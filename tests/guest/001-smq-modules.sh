@@ -23,7 +23,7 @@ done
 lsmod
 # Unload users before what they use: each pass removes the modules nothing
 # holds any more.
-for pass in 1 2 3 4; do
+for _ in 1 2 3 4; do
 	for m in $loaded; do
 		[ -d "/sys/module/$m" ] || continue
 		[ "$(cat "/sys/module/$m/refcnt" 2>/dev/null || echo 0)" = 0 ] || continue

@@ -70,8 +70,13 @@ while read -r -a words; do
 	# VCPUS=N in the target spec boots this line's guest with N vCPUs.
 	cpus=2
 	[[ "$target" =~ (^|[:,])VCPUS=([0-9]+) ]] && cpus="${BASH_REMATCH[2]}"
+	# SLUB=FLAGS boots it with slub_debug=FLAGS (e.g. FZP: poison freed
+	# objects, so a use after free shows at once).
+	append=""
+	[[ "$target" =~ (^|[:,])SLUB=([A-Z]+) ]] && append="slub_debug=${BASH_REMATCH[2]}"
 	rc=0
-	"$SMQ_TOOLS/vm/run.sh" -k "$rel" -c "$cpus" ${mods:+-M "$mods"} -t "$(boot_limit "${tests[@]}")" \
+	"$SMQ_TOOLS/vm/run.sh" -k "$rel" -c "$cpus" ${mods:+-M "$mods"} -a "$append" \
+		-t "$(boot_limit "${tests[@]}")" \
 		-o "$dir" -- sh tests/guest/run-tests.sh "$target" "${tests[@]}" || rc=$?
 	# The verdicts as streamed on the control channel (complete even if the
 	# guest hung afterwards), else from the shipped results.
