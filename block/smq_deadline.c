@@ -32,6 +32,8 @@
  * @lock_acquired: times @lock was taken
  * @lock_busy: times a trylock found @lock taken
  * @merges: bios merged into queued requests
+ * @async_depth: tags a write or an async read may choose from (under
+ *	@lock when written; read without it)
  */
 struct smq_dd {
 	spinlock_t lock;
@@ -41,6 +43,7 @@ struct smq_dd {
 	atomic_long_t lock_acquired;
 	atomic_long_t lock_busy;
 	atomic_long_t merges;
+	unsigned int async_depth;
 };
 
 static int smq_dd_dir(const struct smq_request *rq)
@@ -64,6 +67,7 @@ static int smq_dd_init(struct smq_queue *q)
 	smq_dl_params_default(&p, HZ);
 	smq_dl_init(&dd->dl, &p);
 	init_llist_head(&dd->inserted);
+	dd->async_depth = q->nr_requests;
 	q->sched_data = dd;
 	return 0;
 }
@@ -142,6 +146,26 @@ static struct smq_request *smq_dd_dispatch_request(struct smq_hw_ctx *hctx)
 	return rq;
 }
 
+/* Writes and async reads leave room for sync reads (iosched/async_depth). */
+static unsigned int smq_dd_limit_depth(struct smq_queue *q, blk_opf_t opf)
+{
+	struct smq_dd *dd = q->sched_data;
+
+	if (op_is_sync(opf) && !op_is_write(opf))
+		return UINT_MAX;
+	return READ_ONCE(dd->async_depth);
+}
+
+/* nr_requests changed (frozen queue): async requests may use all of it. */
+static void smq_dd_depth_updated(struct smq_queue *q)
+{
+	struct smq_dd *dd = q->sched_data;
+
+	spin_lock(&dd->lock);
+	WRITE_ONCE(dd->async_depth, q->nr_requests);
+	spin_unlock(&dd->lock);
+}
+
 static bool smq_dd_has_work(struct smq_hw_ctx *hctx)
 {
 	struct smq_dd *dd = hctx->q->sched_data;
@@ -178,11 +202,12 @@ static bool smq_dd_bio_merge(struct smq_queue *q, struct bio *bio,
 
 /* ---- iosched/ files: Linux's names and units --------------------- */
 
-static int smq_dd_parse(const char *page, u64 max, const char *name, u64 *v)
+static int smq_dd_parse(const char *page, u64 min, u64 max, const char *name,
+			u64 *v)
 {
-	if (kstrtou64(page, 0, v) || *v > max) {
-		pr_err("smq_blk: iosched/%s: invalid value '%.*s' (0..%llu)\n",
-		       name, (int)strcspn(page, "\n"), page, max);
+	if (kstrtou64(page, 0, v) || *v < min || *v > max) {
+		pr_err("smq_blk: iosched/%s: invalid value '%.*s' (%llu..%llu)\n",
+		       name, (int)strcspn(page, "\n"), page, min, max);
 		return -EINVAL;
 	}
 	return 0;
@@ -206,7 +231,7 @@ static ssize_t smq_dd_##_n##_store(struct smq_queue *q, const char *page,	\
 	struct smq_dd *dd = q->sched_data;					\
 	u64 v;									\
 										\
-	if (smq_dd_parse(page, _max, #_n, &v))					\
+	if (smq_dd_parse(page, 0, _max, #_n, &v))					\
 		return -EINVAL;							\
 	if (_ms)								\
 		v = msecs_to_jiffies(v);					\
@@ -226,6 +251,36 @@ SMQ_DD_ATTR(write_expire, 3600000, true);
 SMQ_DD_ATTR(writes_starved, 1024, false);
 SMQ_DD_ATTR(fifo_batch, 1024, false);
 SMQ_DD_ATTR(front_merges, 1, false);
+
+static ssize_t smq_dd_async_depth_show(struct smq_queue *q, char *page)
+{
+	struct smq_dd *dd = q->sched_data;
+
+	return sysfs_emit(page, "%u\n", READ_ONCE(dd->async_depth));
+}
+
+static ssize_t smq_dd_async_depth_store(struct smq_queue *q, const char *page,
+					size_t count)
+{
+	struct smq_dd *dd = q->sched_data;
+	unsigned int max = READ_ONCE(q->nr_requests);
+	u64 v;
+
+	if (smq_dd_parse(page, 1, max, "async_depth", &v))
+		return -EINVAL;
+	/* Waiters limited to v tags must be woken: prepare the tags first. */
+	smq_queue_limit_depth(q, v);
+	spin_lock(&dd->lock);
+	WRITE_ONCE(dd->async_depth, v);
+	spin_unlock(&dd->lock);
+	return count;
+}
+
+static struct smq_queue_attr smq_dd_attr_async_depth = {
+	.attr = { .name = "async_depth", .mode = 0644 },
+	.show = smq_dd_async_depth_show,
+	.store = smq_dd_async_depth_store,
+};
 
 static ssize_t smq_dd_lock_stats_show(struct smq_queue *q, char *page)
 {
@@ -248,6 +303,7 @@ static struct attribute *smq_dd_attrs[] = {
 	&smq_dd_attr_writes_starved.attr,
 	&smq_dd_attr_fifo_batch.attr,
 	&smq_dd_attr_front_merges.attr,
+	&smq_dd_attr_async_depth.attr,
 	&smq_dd_attr_lock_stats.attr,
 	NULL,
 };
@@ -265,6 +321,8 @@ static struct smq_sched_ops smq_mq_deadline = {
 	.insert_requests = smq_dd_insert_requests,
 	.dispatch_request = smq_dd_dispatch_request,
 	.has_work = smq_dd_has_work,
+	.limit_depth = smq_dd_limit_depth,
+	.depth_updated = smq_dd_depth_updated,
 	.attrs = &smq_dd_attr_group,
 };
 

@@ -29,6 +29,7 @@
  * @free: stack of free requests of the pool
  * @nr_free: entries on @free
  * @nr_requests: pool size
+ * @limit: requests that may be allocated at once (sysfs nr_requests)
  * @rq_mem: the pool's requests
  * @rq_size: bytes per request
  * @wait: tasks waiting for a free request
@@ -45,6 +46,7 @@ struct smq_legacy_queue {
 	struct smq_request **free;
 	unsigned int nr_free;
 	unsigned int nr_requests;
+	unsigned int limit;
 	void *rq_mem;
 	size_t rq_size;
 	wait_queue_head_t wait;
@@ -173,7 +175,7 @@ static struct smq_request *smq_legacy_get_rq(struct smq_queue *q,
 	struct smq_legacy_queue *lq = q->legacy;
 	DEFINE_WAIT(wait);
 
-	while (!lq->nr_free) {
+	while (lq->nr_requests - lq->nr_free >= lq->limit) {
 		if (nowait || test_bit(SMQ_Q_DYING, &q->flags))
 			return NULL;
 		prepare_to_wait_exclusive(&lq->wait, &wait, TASK_UNINTERRUPTIBLE);
@@ -205,6 +207,36 @@ struct smq_request *smq_legacy_get_request(struct smq_queue *q, blk_opf_t opf,
 	if (rq)
 		smq_rq_init(rq, q, NULL, NULL, opf);
 	return rq;
+}
+
+/**
+ * smq_legacy_max_requests - the largest nr_requests a legacy queue takes
+ * @q: legacy queue
+ *
+ * Return: its pool size.
+ */
+unsigned int smq_legacy_max_requests(struct smq_queue *q)
+{
+	return q->legacy->nr_requests;
+}
+
+/**
+ * smq_legacy_set_nr_requests - limit the requests allocated at once
+ * @q: legacy queue
+ * @nr: 1 .. smq_legacy_max_requests()
+ *
+ * Lowering it lets the requests out now finish; new ones wait until
+ * fewer than @nr are out.
+ */
+void smq_legacy_set_nr_requests(struct smq_queue *q, unsigned int nr)
+{
+	struct smq_legacy_queue *lq = q->legacy;
+
+	spin_lock_irq(&lq->queue_lock);
+	lq->limit = nr;
+	WRITE_ONCE(q->nr_requests, nr);
+	wake_up_all(&lq->wait);
+	spin_unlock_irq(&lq->queue_lock);
 }
 
 /**
@@ -544,6 +576,7 @@ int smq_legacy_init_queue(struct smq_queue *q)
 		q->legacy = NULL;
 		return ret;
 	}
+	lq->limit = lq->nr_requests;
 	q->nr_requests = lq->nr_requests;
 	pr_info("smq_blk: queue uses the legacy single-queue path (elevator %s, %u requests)\n",
 		lq->elv->name, lq->nr_requests);

@@ -40,6 +40,8 @@ void smq_legacy_insert(struct smq_request *rq);
 struct smq_request *smq_legacy_get_request(struct smq_queue *q, blk_opf_t opf,
 					   bool nowait);
 void smq_legacy_free_request(struct smq_request *rq);
+unsigned int smq_legacy_max_requests(struct smq_queue *q);
+void smq_legacy_set_nr_requests(struct smq_queue *q, unsigned int nr);
 void smq_legacy_wake_all(struct smq_queue *q);
 ssize_t smq_legacy_sched_show(struct smq_queue *q, char *page);
 int smq_legacy_sched_switch(struct smq_queue *q, const char *name);

@@ -44,14 +44,28 @@ void smq_rq_init(struct smq_request *rq, struct smq_queue *q,
 	rq->budget_token = -1;
 }
 
+/*
+ * How many of the hardware queue's tags a new request may choose from:
+ * the queue's nr_requests, and less for what the scheduler holds back.
+ */
+static unsigned int smq_rq_depth_limit(struct smq_queue *q, blk_opf_t opf)
+{
+	unsigned int depth = READ_ONCE(q->nr_requests);
+
+	if (q->sched && q->sched->limit_depth)
+		depth = min(depth, q->sched->limit_depth(q, opf));
+	return depth;
+}
+
 /**
  * smq_get_request - allocate a request (and its tag) on the current CPU
  * @q: queue, entered by the caller (smq_queue_enter())
  * @opf: operation and flags
  * @flags: SMQ_REQ_NOWAIT, SMQ_REQ_RESERVED
  *
- * Sleeps for a tag unless SMQ_REQ_NOWAIT.  With a scheduler the request
- * holds a scheduler tag and gets its driver tag at dispatch.
+ * Sleeps for a tag unless SMQ_REQ_NOWAIT.  The request holds its driver
+ * tag from now on, also with a scheduler; it chooses from the first
+ * nr_requests tags (fewer where the scheduler limits, e.g. async_depth).
  *
  * Return: the request, or NULL (no tag and NOWAIT, or the queue is dying).
  */
@@ -71,7 +85,8 @@ struct smq_request *smq_get_request(struct smq_queue *q, blk_opf_t opf,
 	ctx = raw_cpu_ptr(q->queue_ctx);
 	hctx = ctx->hctx;
 	tags = hctx->tags;
-	tag = smq_get_tag(tags, reserved, nowait, hctx);
+	tag = smq_get_tag(tags, reserved, nowait, hctx,
+			  smq_rq_depth_limit(q, opf));
 	if (tag < 0)
 		return NULL;
 	rq = tags->static_rqs[tag];
@@ -99,7 +114,7 @@ bool smq_get_driver_tag(struct smq_request *rq)
 
 	if (rq->tag >= 0)
 		return true;
-	tag = smq_get_tag(tags, false, true, rq->hctx);
+	tag = smq_get_tag(tags, false, true, rq->hctx, UINT_MAX);
 	if (tag < 0)
 		return false;
 	rq->tag = tag;

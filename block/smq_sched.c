@@ -127,6 +127,26 @@ int smq_sched_switch(struct smq_queue *q, const char *name)
 }
 
 /**
+ * smq_sched_set_nr_requests - change how many requests a queue may hold
+ * @q: multiqueue queue
+ * @nr: 1 .. the tag set's queue_depth (checked by the caller)
+ *
+ * New requests choose from the first @nr tags of their hardware queue's
+ * tag space (of the host's with shared tags: a per-LUN share).  The queue
+ * is drained around the change, as a scheduler switch is, and the
+ * scheduler's own depths (async_depth) follow.
+ */
+void smq_sched_set_nr_requests(struct smq_queue *q, unsigned int nr)
+{
+	smq_freeze_queue(q);
+	smq_queue_limit_depth(q, nr);
+	WRITE_ONCE(q->nr_requests, nr);
+	if (q->sched && q->sched->depth_updated)
+		q->sched->depth_updated(q);
+	smq_unfreeze_queue(q);
+}
+
+/**
  * smq_sched_bio_merge - let the scheduler merge a bio
  * @q: queue with a scheduler
  * @bio: the bio

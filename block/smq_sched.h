@@ -24,6 +24,8 @@
  * @insert_requests: take requests (list emptied)
  * @dispatch_request: next request for the driver, or NULL
  * @has_work: whether @dispatch_request would return one
+ * @limit_depth: tags a new request of @opf may choose from (optional)
+ * @depth_updated: the queue's nr_requests changed (frozen queue; optional)
  * @prepare_request: a request was allocated
  * @finish_request: a request is freed
  * @attrs: files under /sys/block/X/smq/iosched
@@ -40,6 +42,8 @@ struct smq_sched_ops {
 				bool at_head);
 	struct smq_request *(*dispatch_request)(struct smq_hw_ctx *hctx);
 	bool (*has_work)(struct smq_hw_ctx *hctx);
+	unsigned int (*limit_depth)(struct smq_queue *q, blk_opf_t opf);
+	void (*depth_updated)(struct smq_queue *q);
 	void (*prepare_request)(struct smq_request *rq);
 	void (*finish_request)(struct smq_request *rq);
 	const struct attribute_group *attrs;
@@ -51,5 +55,6 @@ bool smq_sched_bio_merge(struct smq_queue *q, struct bio *bio,
 			 unsigned int nr_segs);
 void smq_sched_exit_queue(struct smq_queue *q);
 bool smq_get_driver_tag(struct smq_request *rq);
+void smq_sched_set_nr_requests(struct smq_queue *q, unsigned int nr);
 
 #endif /* _SMQ_SCHED_H */

@@ -202,6 +202,25 @@ static ssize_t nr_requests_show(struct smq_queue *q, char *page)
 	return sysfs_emit(page, "%u\n", q->nr_requests);
 }
 
+static ssize_t nr_requests_store(struct smq_queue *q, const char *page,
+				 size_t count)
+{
+	unsigned int max = q->legacy ? smq_legacy_max_requests(q) :
+				       q->tag_set->queue_depth;
+	unsigned int v;
+
+	if (kstrtouint(page, 0, &v) || v < 1 || v > max) {
+		pr_err("smq_blk: nr_requests: invalid value '%.*s' (1..%u)\n",
+		       (int)strcspn(page, "\n"), page, max);
+		return -EINVAL;
+	}
+	if (q->legacy)
+		smq_legacy_set_nr_requests(q, v);
+	else
+		smq_sched_set_nr_requests(q, v);
+	return count;
+}
+
 static ssize_t nr_hw_queues_show(struct smq_queue *q, char *page)
 {
 	return sysfs_emit(page, "%u\n", q->nr_hw_queues);
@@ -233,7 +252,7 @@ static struct smq_queue_attr smq_queue_attr_##_n = {			\
 SMQ_QUEUE_RW(scheduler);
 SMQ_QUEUE_RW(rq_affinity);
 SMQ_QUEUE_RW(nomerges);
-SMQ_QUEUE_RO(nr_requests);
+SMQ_QUEUE_RW(nr_requests);
 SMQ_QUEUE_RO(nr_hw_queues);
 SMQ_QUEUE_RO(queue_mode);
 SMQ_QUEUE_RO(host_tagset);

@@ -129,11 +129,48 @@ void smq_tags_free(struct smq_tag_set *set, struct smq_tags *tags,
 	kfree(tags);
 }
 
-static int smq_try_tag(struct smq_sbitmap_queue *sbq, unsigned int offset)
+static int smq_try_tag(struct smq_sbitmap_queue *sbq, unsigned int offset,
+		       unsigned int shallow)
 {
-	int nr = smq_sbq_get(sbq, smq_sbq_cpu_hint(sbq));
+	unsigned int *hint = smq_sbq_cpu_hint(sbq);
+	int nr;
 
+	if (likely(shallow >= smq_sbitmap_depth(&sbq->sb)))
+		nr = smq_sbq_get(sbq, hint);
+	else
+		nr = smq_sbq_get_shallow(sbq, hint, shallow);
 	return nr < 0 ? -1 : nr + offset;
+}
+
+/**
+ * smq_tags_limit_depth - prepare a tag space for allocations limited to @depth
+ * @tags: tag space
+ * @depth: the smallest share smq_get_tag() will be asked to stay within
+ *
+ * Lowers the wake-up batch so that a waiter limited to @depth tags is
+ * always woken.  Call before the first such allocation.
+ */
+void smq_tags_limit_depth(struct smq_tags *tags, unsigned int depth)
+{
+	struct smq_sbitmap_queue *sbq = &tags->bitmap_tags;
+
+	if (depth < smq_sbitmap_depth(&sbq->sb) && depth < sbq->min_shallow_depth)
+		smq_sbq_min_shallow_depth(sbq, depth);
+}
+
+/**
+ * smq_queue_limit_depth - prepare every tag space of a queue for @depth
+ * @q: multiqueue queue
+ * @depth: smallest share its allocations will be limited to
+ */
+void smq_queue_limit_depth(struct smq_queue *q, unsigned int depth)
+{
+	unsigned int i;
+
+	for (i = 0; i < q->nr_hw_queues; i++)
+		smq_tags_limit_depth(q->hctxs[i]->tags, depth);
+	/* The lower wake-up batch before any allocation limited to @depth. */
+	smp_wmb();
 }
 
 /**
@@ -142,11 +179,13 @@ static int smq_try_tag(struct smq_sbitmap_queue *sbq, unsigned int offset)
  * @reserved: from the reserved tags
  * @nowait: fail instead of sleeping
  * @hctx: hardware queue asking (run before sleeping, wait queue rotor)
+ * @shallow: take only from a share of this many tags (nr_requests,
+ *	async_depth; see smq_tags_limit_depth()); ignored for reserved tags
  *
  * Return: the tag, or -1 (none free and @nowait, or the queue is dying).
  */
 int smq_get_tag(struct smq_tags *tags, bool reserved, bool nowait,
-		struct smq_hw_ctx *hctx)
+		struct smq_hw_ctx *hctx, unsigned int shallow)
 {
 	struct smq_sbitmap_queue *sbq;
 	struct smq_sbq_wait_state *ws;
@@ -159,11 +198,12 @@ int smq_get_tag(struct smq_tags *tags, bool reserved, bool nowait,
 			return -1;
 		sbq = &tags->breserved_tags;
 		offset = 0;
+		shallow = UINT_MAX;
 	} else {
 		sbq = &tags->bitmap_tags;
 		offset = tags->nr_reserved_tags;
 	}
-	tag = smq_try_tag(sbq, offset);
+	tag = smq_try_tag(sbq, offset, shallow);
 	if (tag >= 0 || nowait)
 		return tag;
 
@@ -171,11 +211,11 @@ int smq_get_tag(struct smq_tags *tags, bool reserved, bool nowait,
 	for (;;) {
 		/* Let queued requests (which hold tags) make progress. */
 		smq_run_hw_queue(hctx, false);
-		tag = smq_try_tag(sbq, offset);
+		tag = smq_try_tag(sbq, offset, shallow);
 		if (tag >= 0)
 			break;
 		smq_sbq_prepare_to_wait(sbq, ws, &wait, TASK_UNINTERRUPTIBLE);
-		tag = smq_try_tag(sbq, offset);
+		tag = smq_try_tag(sbq, offset, shallow);
 		if (tag >= 0 || test_bit(SMQ_Q_DYING, &hctx->q->flags))
 			break;
 		io_schedule();
