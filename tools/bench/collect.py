@@ -199,6 +199,8 @@ def collect(plan, bench_dirs, config, boots=None):
     for s in plan.setups:
         d = os.path.join(bench_dirs.get(s.sid, ""), "setups", s.sid)
         st = (_read(os.path.join(d, "status")) or "missing").strip()
+        if s.sid not in bench_dirs:
+            st = "not-run"  # no boot got to it
         sstatus[s.sid] = st
         disks = {}
         for line in (_read(os.path.join(d, "disks")) or "").splitlines():

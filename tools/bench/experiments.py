@@ -7,6 +7,8 @@ axes, renders tables in its seed's format from the run's JSON document, and
 describes its plot. smq is reported as a ratio to the kernel's peers measured
 in the same boot."""
 
+import statistics
+
 from plan import Plan, null_blk, scsi_debug, smq
 from report import cell, columns, grid, kiops, lat, ratio
 
@@ -488,8 +490,8 @@ class Latency(Experiment):
              "/proc/slabinfo before loading and after the disks appeared (caches "
              "dropped), for 4 hosts x 1 LUN and can_queue 16, 4 hosts x 1 LUN and "
              "can_queue 192, 4 hosts x 8 LUNs and can_queue 16 (2 reply queues "
-             "each, no data kept): per LUN = (8-LUN - 1-LUN) / 28, per tag = "
-             "(192 - 16) / (4 hosts x 2 queues x 176).")
+             "each, no data kept), each measured reps times: per LUN = (8-LUN - "
+             "1-LUN) / 28, per tag = (192 - 16) / (4 hosts x 2 queues x 176).")
     MODES = [("mq", "smq mq", lambda: smq(mq=True, sched="none")),
              ("legacy", "smq legacy", lambda: smq(mq=False, sched="noop")),
              ("scsi_debug", "scsi_debug", lambda: scsi_debug(sched="none")),
@@ -508,19 +510,32 @@ class Latency(Experiment):
             plan.point(s, mode, {"qd": 1}, 1,
                        {"rw": "randread", "bs": "4k", "iodepth": 1, "norandommap": True},
                        "%s QD1 4k" % label)
-        for mode, _, cfg in self.MEM_STACKS:
-            for g, n, cq in self.GEOMS:
-                s = plan.setup(cfg(n, cq), mem=True)
-                s.params["geometry"] = g
+        for rep in range(1, ctx.reps + 1):  # memory: reps rounds, interleaved
+            for mode, _, cfg in self.MEM_STACKS:
+                for g, n, cq in self.GEOMS:
+                    s = plan.setup(cfg(n, cq), mem=True)
+                    s.params.update(geometry=g, rep=rep)
         return plan
 
     def memory(self, r):
-        """{mode: {geometry: delta}} from the memory setups."""
+        """{(mode, rep): {geometry: meminfo deltas}} of the memory setups."""
         m = {}
         for s in r.doc["setups"]:
             if s.get("mem") and s["status"] == "ok":
-                m.setdefault(s["stack"].replace("smq-", ""), {})[s["params"]["geometry"]] = s["mem"]
+                key = (s["stack"].replace("smq-", ""), s["params"].get("rep", 1))
+                m.setdefault(key, {})[s["params"]["geometry"]] = s["mem"]["meminfo_kib"]
         return m
+
+    @staticmethod
+    def _med(values, fmt):
+        """median (min..max) of VALUES."""
+        if not values:
+            return "-"
+        values = sorted(values)
+        med = statistics.median(values)
+        if len(values) == 1:
+            return fmt % med
+        return (fmt + " (" + fmt + ".." + fmt + ")") % (med, values[0], values[-1])
 
     def tables(self, r):
         rows = []
@@ -536,40 +551,40 @@ class Latency(Experiment):
                                             ratio(p50["mq"], p50["scsi_debug"]),
                                             ratio(p50["mq"], p50["null_blk"])))
         mem = self.memory(r)
-        rows = []
         luns = self.HOSTS * (self.LUNS[1] - self.LUNS[0])
         tags = self.HOSTS * self.QUEUES * (self.CQ[1] - self.CQ[0])
+        rows = []
         for mode, label, _ in self.MEM_STACKS:
-            g = mem.get(mode, {})
-
-            def d(geo, key):
-                x = g.get(geo)
-                return None if not x else x["meminfo_kib"].get(key)
-
-            def per(geo, key, n, unit):
-                a, b = d(geo, key), d("base", key)
-                if a is None or b is None:
-                    return "-"
-                v = (a - b) / n * (1024 if unit == "B" else 1)
-                return "%.0f" % v if unit == "B" else "%.1f" % v
-
-            neg = (lambda v: "-" if v is None else "%d" % -v)
-            rows.append([label, "-" if d("base", "Slab") is None else str(d("base", "Slab")),
-                         neg(d("base", "MemAvailable")),
-                         per("luns", "Slab", luns, "K"),
-                         "-" if d("luns", "MemAvailable") is None or d("base", "MemAvailable") is None
-                         else "%.1f" % ((d("base", "MemAvailable") - d("luns", "MemAvailable")) / luns),
-                         per("tags", "Slab", tags, "B"),
-                         "-" if d("tags", "MemAvailable") is None or d("base", "MemAvailable") is None
-                         else "%.0f" % ((d("base", "MemAvailable") - d("tags", "MemAvailable"))
-                                        * 1024.0 / tags)])
+            est = {k: [] for k in ("base_slab", "base_used", "lun_slab", "lun_used",
+                                   "tag_slab", "tag_used")}
+            for (m, _), g in mem.items():
+                if m != mode or "base" not in g:
+                    continue
+                b = g["base"]
+                est["base_slab"].append(b["Slab"])
+                est["base_used"].append(-b["MemAvailable"])
+                if "luns" in g:
+                    est["lun_slab"].append((g["luns"]["Slab"] - b["Slab"]) / luns)
+                    est["lun_used"].append((b["MemAvailable"] - g["luns"]["MemAvailable"]) / luns)
+                if "tags" in g:
+                    est["tag_slab"].append((g["tags"]["Slab"] - b["Slab"]) * 1024.0 / tags)
+                    est["tag_used"].append((b["MemAvailable"] - g["tags"]["MemAvailable"])
+                                           * 1024.0 / tags)
+            rows.append([label, self._med(est["base_slab"], "%d"),
+                         self._med(est["base_used"], "%d"),
+                         self._med(est["lun_slab"], "%.1f"), self._med(est["lun_used"], "%.1f"),
+                         self._med(est["tag_slab"], "%.0f"), self._med(est["tag_used"], "%.0f")])
         out.append(columns(
-            "memory (after minus before loading; %d hosts x 1 LUN, %d reply queues, "
-            "can_queue %d as the base)" % (self.HOSTS, self.QUEUES, self.CQ[0]),
+            "memory: median (min..max) over %d round(s); base: %d hosts x 1 LUN, %d reply "
+            "queues, can_queue %d" % (len({k[1] for k in mem}), self.HOSTS, self.QUEUES,
+                                       self.CQ[0]),
             ["", "base Slab KiB", "base used KiB", "per LUN Slab KiB", "per LUN used KiB",
              "per tag Slab B", "per tag used B"], rows))
-        out.append("used = drop of MemAvailable; the base includes the modules themselves. "
-                   "Top slab caches per geometry are in results.json (setups[].mem).\n")
+        out.append("after minus before loading the modules (caches dropped, memory "
+                   "compacted); used = the drop of MemAvailable; the base includes the "
+                   "modules themselves; per LUN: %d more LUNs, per tag: %d more tags. "
+                   "The slab caches that changed most are in results.json "
+                   "(setups[].mem).\n" % (luns, tags))
         return "\n".join(out)
 
     def panels(self, r):

@@ -90,6 +90,8 @@ wait_disks() {
 mem_snapshot() {
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
+	# Compaction also drains the per-CPU free page lists into the free count.
+	[ -w /proc/sys/vm/compact_memory ] && echo 1 >/proc/sys/vm/compact_memory
 	sleep 1
 	{
 		say "## meminfo"

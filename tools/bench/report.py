@@ -154,6 +154,7 @@ def compare(a, b):
             out.append("note: %s differs (%s vs %s)" % (k, ca.get(k), cb.get(k)))
     bl = {p["label"]: p for p in rb.points}
     rows, logs, up, down, nospread = [], [], 0, 0, 0
+    by_stack = {}
     for pa in ra.points:
         pb = bl.get(pa["label"])
         if pb is None:
@@ -174,6 +175,8 @@ def compare(a, b):
         elif sb["max"] < sa["min"]:
             flag, down = "DOWN", down + 1
         logs.append(math.log(vb / va))
+        stack = ra.setups.get(pa["setup"], {}).get("stack", "?")
+        by_stack.setdefault(stack, []).append(math.log(vb / va))
         rows.append([pa["label"], kiops(va), "±%.0f%%" % (sa["spread_pct"] / 2),
                      kiops(vb), "±%.0f%%" % (sb["spread_pct"] / 2),
                      "%.2f" % (vb / va), flag])
@@ -185,6 +188,17 @@ def compare(a, b):
         out.append("%d points compared: geometric mean B/A %.2f; beyond the spread "
                    "(min..max ranges apart): %d up, %d down" % (
                        len(logs), math.exp(sum(logs) / len(logs)), up, down))
+    if len(by_stack) > 1:
+        gm = {k: math.exp(sum(v) / len(v)) for k, v in by_stack.items()}
+        out.append("geometric mean B/A per stack: " + ", ".join(
+            "%s %.2f (%d)" % (k, gm[k], len(by_stack[k])) for k in sorted(gm)))
+        peers = [x for k in ("scsi_debug", "null_blk") for x in by_stack.get(k, [])]
+        if peers:
+            drift = math.exp(sum(peers) / len(peers))
+            out.append("the kernel's peers moved by %.2f between the runs (the machine, "
+                       "not smq); smq relative to them: %s" % (drift, ", ".join(
+                           "%s %.2f" % (k, gm[k] / drift) for k in sorted(gm)
+                           if k.startswith("smq"))))
     if nospread:
         out.append("?: %d point(s) with a single repetition: no spread to judge by"
                    % nospread)
