@@ -22,6 +22,7 @@
 #include <linux/device.h>
 #include <linux/hrtimer.h>
 #include <linux/interrupt.h>
+#include <linux/irq_poll.h>
 #include <linux/list.h>
 #include <linux/llist.h>
 #include <linux/smp.h>
@@ -39,6 +40,8 @@
 #define SMQ_SAS_MAX_DEV_SIZE_MB	(4ULL << 20)	/* 4 TiB */
 #define SMQ_SAS_MAX_CAN_QUEUE	4096
 #define SMQ_SAS_MAX_COMPL_NSEC	NSEC_PER_SEC
+/* irq_poll's softirq reaps at most 256 completions per run, all queues together */
+#define SMQ_SAS_MAX_POLL_WEIGHT	256
 
 /* Fixed host properties */
 #define SMQ_SAS_SG_TABLESIZE	128
@@ -70,6 +73,7 @@ enum smq_sas_irqmode {
 	SMQ_SAS_IRQ_NONE = 0,	/* complete inside queuecommand */
 	SMQ_SAS_IRQ_SOFTIRQ = 1,/* reply-queue tasklet on a CPU of its mask */
 	SMQ_SAS_IRQ_TIMER = 2,	/* per-command hrtimer, hardirq context */
+	SMQ_SAS_IRQ_POLL = 3,	/* reply ring reaped by irq_poll, budgeted */
 };
 
 /**
@@ -84,7 +88,8 @@ enum smq_sas_irqmode {
  * @can_queue: commands per reply queue, or per host with @host_tagset
  * @cmd_per_lun: default LUN queue depth
  * @irqmode: SMQ_SAS_IRQ_*
- * @completion_nsec: service time in timer mode
+ * @completion_nsec: service time in timer and irq_poll modes
+ * @poll_weight: irq_poll mode: completions reaped per poll pass at most
  */
 struct smq_sas_config {
 	unsigned int num_tgts;
@@ -98,6 +103,7 @@ struct smq_sas_config {
 	unsigned int cmd_per_lun;
 	enum smq_sas_irqmode irqmode;
 	u64 completion_nsec;
+	unsigned int poll_weight;
 };
 
 /**
@@ -145,18 +151,28 @@ struct smq_sas_report_luns {
  * @index: hardware queue index
  * @mask: CPUs this queue's "vector" is affine to (points into the host's
  *	mask array)
- * @done_list: softirq mode: commands completed by the "device", waiting
- *	for the reply-queue tasklet (lock-free)
+ * @done_list: softirq and irq_poll modes: commands completed by the
+ *	"device", waiting for the reply-queue tasklet or poll (lock-free,
+ *	any CPU may post)
  * @tasklet: softirq mode: completes @done_list
- * @csd: softirq mode: IPI raising @tasklet on a CPU of @mask
+ * @iop: irq_poll mode: reaps @done_list, at most poll_weight per pass
+ * @poll_list: irq_poll mode: replies taken off @done_list but not yet
+ *	reaped, oldest first; owned by whoever holds @iop scheduled
+ * @csd: softirq and irq_poll modes: IPI raising @tasklet or @iop on a CPU
+ *	of @mask
  * @ipi_armed: bit 0 set while @csd is owned by an in-flight IPI; serializes
  *	users of @csd
  * @ipi_inflight: IPIs sent whose handler has not yet returned
+ * @posting: irq_poll mode: posters between adding a reply to @done_list
+ *	and raising the queue's "interrupt"
  * @queued: commands accepted on this queue
  * @completed: commands handed to smq_scsi_done() through this queue
  *	(incremented after the call, so queued == completed means no
  *	completion path still touches the host)
  * @ipis: IPIs sent (completions arriving on a CPU outside @mask)
+ * @polls: irq_poll mode: poll passes
+ * @rearms: irq_poll mode: passes that used their whole weight and left
+ *	the queue scheduled for another pass
  */
 struct smq_sas_rq {
 	struct smq_sas_host *host;
@@ -164,12 +180,17 @@ struct smq_sas_rq {
 	const struct cpumask *mask;
 	struct llist_head done_list;
 	struct tasklet_struct tasklet;
+	struct irq_poll iop;
+	struct llist_node *poll_list;
 	call_single_data_t csd;
 	unsigned long ipi_armed;
 	atomic_t ipi_inflight;
+	atomic_t posting;
 	atomic_long_t queued;
 	atomic_long_t completed;
 	atomic_long_t ipis;
+	atomic_long_t polls;
+	atomic_long_t rearms;
 } ____cacheline_aligned_in_smp;
 
 /**
@@ -209,8 +230,8 @@ struct smq_sas_host {
  * struct smq_sas_cmd - driver private data of a command (hostt cmd_size)
  * @scmd: the command this data belongs to
  * @rq: reply queue the command completes on (set at submission)
- * @timer: timer mode: fires after completion_nsec
- * @node: softirq mode: entry in @rq's done_list
+ * @timer: timer and irq_poll modes: fires after completion_nsec
+ * @node: softirq and irq_poll modes: entry in @rq's done_list
  */
 struct smq_sas_cmd {
 	struct smq_scsi_cmnd *scmd;

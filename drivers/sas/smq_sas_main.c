@@ -5,8 +5,9 @@
  * Module parameters, their validation, and module init/exit.  The
  * parameters mirror scsi_debug's (add_host, num_tgts, max_luns,
  * dev_size_mb, sector_size, submit_queues, host_tagset) and null_blk's
- * (irqmode, completion_nsec, backing in the role of memory_backed); see
- * Documentation/smq_sas.md.
+ * (irqmode, completion_nsec, backing in the role of memory_backed), plus
+ * poll_weight for irqmode=3 (irq_poll, the weight mpt3sas and megaraid_sas
+ * give their irq_poll instances); see Documentation/smq_sas.md.
  *
  * Every parameter is checked once at load; hosts are built from the
  * resulting struct smq_sas_config, of which each host keeps a copy.  Only
@@ -62,11 +63,15 @@ MODULE_PARM_DESC(cmd_per_lun, "default LUN queue depth, 1..can_queue (default 0:
 
 static unsigned int smq_sas_irqmode = SMQ_SAS_IRQ_SOFTIRQ;
 module_param_named(irqmode, smq_sas_irqmode, uint, 0444);
-MODULE_PARM_DESC(irqmode, "completion: 0 none (in queuecommand), 1 softirq, 2 timer (default 1)");
+MODULE_PARM_DESC(irqmode, "completion: 0 none (in queuecommand), 1 softirq, 2 timer, 3 irq_poll (default 1)");
 
 static unsigned long smq_sas_completion_nsec = 10000;
 module_param_named(completion_nsec, smq_sas_completion_nsec, ulong, 0444);
-MODULE_PARM_DESC(completion_nsec, "service time per command in irqmode=2, ns (default 10000, at most 1000000000)");
+MODULE_PARM_DESC(completion_nsec, "service time per command in irqmode=2 and 3, ns (default 10000, at most 1000000000; 3: 0 posts the reply at once)");
+
+static unsigned int smq_sas_poll_weight = 128;
+module_param_named(poll_weight, smq_sas_poll_weight, uint, 0444);
+MODULE_PARM_DESC(poll_weight, "irqmode=3: completions reaped per irq_poll pass at most (default 128, 1.." __stringify(SMQ_SAS_MAX_POLL_WEIGHT) ")");
 
 /*
  * add_host.  Before init it only records how many hosts to create; after
@@ -179,14 +184,20 @@ static int smq_sas_check_params(void)
 		       smq_sas_cmd_per_lun, smq_sas_can_queue);
 		return -EINVAL;
 	}
-	if (smq_sas_irqmode > SMQ_SAS_IRQ_TIMER) {
+	if (smq_sas_irqmode > SMQ_SAS_IRQ_POLL) {
 		smq_sas_param_err("irqmode", "%u", smq_sas_irqmode,
-				  "0 none, 1 softirq, 2 timer");
+				  "0 none, 1 softirq, 2 timer, 3 irq_poll");
 		return -EINVAL;
 	}
 	if (smq_sas_completion_nsec > SMQ_SAS_MAX_COMPL_NSEC) {
 		smq_sas_param_err("completion_nsec", "%lu",
 				  smq_sas_completion_nsec, "0..1000000000");
+		return -EINVAL;
+	}
+	if (!smq_sas_poll_weight ||
+	    smq_sas_poll_weight > SMQ_SAS_MAX_POLL_WEIGHT) {
+		smq_sas_param_err("poll_weight", "%u", smq_sas_poll_weight,
+				  "1.." __stringify(SMQ_SAS_MAX_POLL_WEIGHT));
 		return -EINVAL;
 	}
 
@@ -202,6 +213,7 @@ static int smq_sas_check_params(void)
 	cfg->cmd_per_lun = smq_sas_cmd_per_lun ?: smq_sas_can_queue;
 	cfg->irqmode = smq_sas_irqmode;
 	cfg->completion_nsec = smq_sas_completion_nsec;
+	cfg->poll_weight = smq_sas_poll_weight;
 	return 0;
 }
 

@@ -16,19 +16,46 @@
  *             of the mask, where the "interrupt" would arrive
  *   timer   - a per-command hrtimer fires after completion_nsec and
  *             completes in hardirq context
+ *   irq_poll - the "device" posts the reply on its reply queue's ring (the
+ *             same lock-free list) after completion_nsec (from the
+ *             command's hrtimer, hardirq) or at once (0), and raises the
+ *             queue's "interrupt" on a CPU of its mask like softirq mode.
+ *             The interrupt only schedules the queue's irq_poll instance;
+ *             the IRQ_POLL softirq then reaps at most poll_weight replies
+ *             per pass and keeps the queue scheduled while replies remain,
+ *             as mpt3sas and megaraid_sas do under high completion load.
+ *
+ * irq_poll ring: producers (any CPU, any context) push on done_list; the
+ * only consumer is the poll function, which runs while it holds the
+ * instance's IRQ_POLL_F_SCHED bit.  It moves done_list to its private
+ * poll_list (oldest first) and reaps from there.  A producer raises the
+ * interrupt only when its push found done_list empty: whoever made the list
+ * non-empty is responsible for a poll to follow.  After irq_poll_complete()
+ * the poll function looks at done_list once more and reschedules itself if
+ * a push raced with the completion (the push's irq_poll_sched() found the
+ * bit still set and did nothing).
+ *
+ * Timeouts and aborts: smq_sas never gives up a command (eh_timed_out asks
+ * for more time), so a reply sitting in the ring is always reaped.  Should
+ * the midlayer claim a command anyway, the block layer's claim
+ * (smq_rq_claim(), a cmpxchg of the request state) makes the later
+ * smq_scsi_done() from the ring a no-op: a command never completes twice.
  *
  * Teardown: the midlayer drains all commands in smq_scsi_remove_host();
  * only then does smq_sas_queues_quiesce() wait for completion paths still
- * running (a tasklet between two smq_scsi_done() calls, an IPI handler,
- * an hrtimer callback returning) and kill the tasklets.
+ * running (a tasklet between two smq_scsi_done() calls, a poll pass, an
+ * IPI handler, an hrtimer callback returning), disable the irq_poll
+ * instances and kill the tasklets.
  */
 #include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/hrtimer.h>
 #include <linux/interrupt.h>
+#include <linux/irq_poll.h>
 #include <linux/ktime.h>
 #include <linux/bottom_half.h>
 #include <linux/llist.h>
+#include <linux/rcupdate.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
@@ -66,38 +93,106 @@ static void smq_sas_rq_tasklet(struct tasklet_struct *t)
 		smq_sas_rq_done(rq, n);
 }
 
+/* ---- irq_poll mode ----------------------------------------------------- */
+
+/*
+ * Reap up to @budget replies of the reply queue.  Runs in the IRQ_POLL
+ * softirq with the instance scheduled, so it is the ring's only consumer.
+ */
+static int smq_sas_rq_poll(struct irq_poll *iop, int budget)
+{
+	struct smq_sas_rq *rq = container_of(iop, struct smq_sas_rq, iop);
+	struct llist_node *node = rq->poll_list;
+	int n = 0;
+
+	while (n < budget) {
+		struct smq_sas_cmd *c;
+
+		if (!node) {
+			node = llist_del_all(&rq->done_list);
+			if (!node)
+				break;
+			/* Reap in arrival order. */
+			node = llist_reverse_order(node);
+		}
+		c = llist_entry(node, struct smq_sas_cmd, node);
+		/* Before the command is done: it may be reused at once. */
+		node = node->next;
+		smq_scsi_done(c->scmd);
+		n++;
+	}
+	rq->poll_list = node;
+	if (n)
+		smq_sas_rq_done(rq, n);
+	atomic_long_inc(&rq->polls);
+
+	if (n == budget) {
+		/* Weight used up: irq_poll keeps us scheduled for another pass. */
+		atomic_long_inc(&rq->rearms);
+		return n;
+	}
+	/* The ring is empty ("unmask the interrupt")... */
+	irq_poll_complete(iop);
+	/*
+	 * ...unless a reply was pushed after llist_del_all() and its poster's
+	 * irq_poll_sched() found the instance still scheduled.  Pairs with
+	 * the full barrier of llist_add() before the poster's
+	 * irq_poll_sched().
+	 */
+	smp_mb();
+	if (!llist_empty(&rq->done_list))
+		irq_poll_sched(iop);
+	return n;
+}
+
+/* ---- the reply queue's "interrupt" (softirq and irq_poll modes) --------- */
+
+/* Raise the queue's bottom half on this CPU: its tasklet or its poll. */
+static void smq_sas_rq_raise_here(struct smq_sas_rq *rq)
+{
+	if (rq->host->cfg.irqmode == SMQ_SAS_IRQ_POLL)
+		irq_poll_sched(&rq->iop);
+	else
+		tasklet_schedule(&rq->tasklet);
+}
+
 /* IPI handler: the reply queue's "interrupt" arrived on a CPU of its mask. */
 static void smq_sas_rq_ipi(void *data)
 {
 	struct smq_sas_rq *rq = data;
 
 	/*
-	 * Disarm before raising the tasklet: a CPU that found the IPI armed
-	 * relies on the tasklet being raised after its llist_add().
+	 * Disarm before raising the bottom half: a CPU that found the IPI
+	 * armed relies on it being raised after its llist_add().
 	 */
 	clear_bit(0, &rq->ipi_armed);
 	smp_mb__after_atomic();
-	tasklet_schedule(&rq->tasklet);
+	smq_sas_rq_raise_here(rq);
+	/* Pairs with smp_rmb() in smq_sas_rq_idle(): raised, then counted. */
+	smp_mb__before_atomic();
 	atomic_dec(&rq->ipi_inflight);
 }
 
 /*
- * Raise @rq's tasklet on this CPU.  From task context, do it with bottom
- * halves disabled so that re-enabling them runs the tasklet right here, as
+ * Raise @rq's bottom half on this CPU.  From task context, do it with
+ * bottom halves disabled so that re-enabling them runs it right here, as
  * the exit of an interrupt would, instead of waking ksoftirqd.
  */
 static void smq_sas_rq_raise(struct smq_sas_rq *rq)
 {
 	if (in_hardirq() || irqs_disabled()) {
-		tasklet_schedule(&rq->tasklet);
+		smq_sas_rq_raise_here(rq);
 		return;
 	}
 	local_bh_disable();
-	tasklet_schedule(&rq->tasklet);
+	smq_sas_rq_raise_here(rq);
 	local_bh_enable();
 }
 
-/* Raise @rq's tasklet on a CPU of its mask; the done list became non-empty. */
+/*
+ * Raise @rq's bottom half on a CPU of its mask; the done list became
+ * non-empty.
+ */
 static void smq_sas_rq_kick(struct smq_sas_rq *rq)
 {
 	int cpu = get_cpu();
@@ -127,6 +222,23 @@ out:
 	put_cpu();
 }
 
+/*
+ * irq_poll mode: the "device" writes @c's reply into @rq's ring and raises
+ * the queue's interrupt if the ring was empty.  @c may be reaped, completed
+ * and reused by another CPU as soon as it is on the ring; @posting tells
+ * smq_sas_queues_quiesce() that this CPU still touches @rq.
+ */
+static void smq_sas_rq_post(struct smq_sas_rq *rq, struct smq_sas_cmd *c)
+{
+	atomic_inc(&rq->posting);
+	/* llist_add() is a full barrier: @posting is seen before the entry. */
+	if (llist_add(&c->node, &rq->done_list))
+		smq_sas_rq_kick(rq);
+	/* Pairs with smp_rmb() in smq_sas_rq_idle(). */
+	smp_mb__before_atomic();
+	atomic_dec(&rq->posting);
+}
+
 /* ---- timer mode -------------------------------------------------------- */
 
 static enum hrtimer_restart smq_sas_cmd_timer(struct hrtimer *timer)
@@ -134,6 +246,10 @@ static enum hrtimer_restart smq_sas_cmd_timer(struct hrtimer *timer)
 	struct smq_sas_cmd *c = container_of(timer, struct smq_sas_cmd, timer);
 	struct smq_sas_rq *rq = c->rq;	/* before the command is reused */
 
+	if (rq->host->cfg.irqmode == SMQ_SAS_IRQ_POLL) {
+		smq_sas_rq_post(rq, c);
+		return HRTIMER_NORESTART;
+	}
 	smq_scsi_done(c->scmd);
 	smq_sas_rq_done(rq, 1);
 	return HRTIMER_NORESTART;
@@ -173,6 +289,14 @@ void smq_sas_complete(struct smq_sas_host *host, struct smq_scsi_cmnd *scmd)
 	case SMQ_SAS_IRQ_TIMER:
 		hrtimer_start(&c->timer, ns_to_ktime(host->cfg.completion_nsec),
 			      HRTIMER_MODE_REL_HARD);
+		break;
+	case SMQ_SAS_IRQ_POLL:
+		if (host->cfg.completion_nsec)
+			hrtimer_start(&c->timer,
+				      ns_to_ktime(host->cfg.completion_nsec),
+				      HRTIMER_MODE_REL_HARD);
+		else
+			smq_sas_rq_post(rq, c);
 		break;
 	}
 }
@@ -286,11 +410,17 @@ int smq_sas_queues_init(struct smq_sas_host *host)
 		rq->mask = host->masks[i];
 		init_llist_head(&rq->done_list);
 		tasklet_setup(&rq->tasklet, smq_sas_rq_tasklet);
+		irq_poll_init(&rq->iop, host->cfg.poll_weight,
+			      smq_sas_rq_poll);
+		rq->poll_list = NULL;
 		INIT_CSD(&rq->csd, smq_sas_rq_ipi, rq);
 		atomic_set(&rq->ipi_inflight, 0);
+		atomic_set(&rq->posting, 0);
 		atomic_long_set(&rq->queued, 0);
 		atomic_long_set(&rq->completed, 0);
 		atomic_long_set(&rq->ipis, 0);
+		atomic_long_set(&rq->polls, 0);
+		atomic_long_set(&rq->rearms, 0);
 	}
 	return 0;
 
@@ -303,9 +433,15 @@ fail:
 
 static bool smq_sas_rq_idle(struct smq_sas_rq *rq)
 {
-	return atomic_long_read(&rq->completed) ==
-	       atomic_long_read(&rq->queued) &&
-	       !atomic_read(&rq->ipi_inflight);
+	if (atomic_long_read(&rq->completed) != atomic_long_read(&rq->queued))
+		return false;
+	/* A poster still raising the interrupt of a reply already reaped. */
+	smp_rmb();
+	if (atomic_read(&rq->posting))
+		return false;
+	/* Its IPI was counted before it left. */
+	smp_rmb();
+	return !atomic_read(&rq->ipi_inflight);
 }
 
 /**
@@ -327,9 +463,17 @@ void smq_sas_queues_quiesce(struct smq_sas_host *host)
 
 		while (!smq_sas_rq_idle(rq))
 			usleep_range(50, 100);
+		/* Waits for a pass still scheduled; later schedules are no-ops. */
+		irq_poll_disable(&rq->iop);
 		tasklet_kill(&rq->tasklet);
-		WARN_ON_ONCE(!llist_empty(&rq->done_list));
+		WARN_ON_ONCE(!llist_empty(&rq->done_list) || rq->poll_list);
 	}
+	/*
+	 * A poll pass may still be returning from irq_poll_complete() (its
+	 * recheck of the ring); softirq handlers are RCU read-side sections.
+	 */
+	if (host->cfg.irqmode == SMQ_SAS_IRQ_POLL)
+		synchronize_rcu();
 }
 
 /**
@@ -359,14 +503,16 @@ static int smq_sas_rq_stats_show(struct seq_file *m, void *v)
 	struct smq_sas_host *host = m->private;
 	unsigned int i;
 
-	seq_puts(m, "queue queued completed ipis cpus\n");
+	seq_puts(m, "queue queued completed ipis polls rearms cpus\n");
 	for (i = 0; i < host->cfg.submit_queues; i++) {
 		struct smq_sas_rq *rq = &host->rqs[i];
 
-		seq_printf(m, "%u %ld %ld %ld %*pbl\n", i,
+		seq_printf(m, "%u %ld %ld %ld %ld %ld %*pbl\n", i,
 			   atomic_long_read(&rq->queued),
 			   atomic_long_read(&rq->completed),
 			   atomic_long_read(&rq->ipis),
+			   atomic_long_read(&rq->polls),
+			   atomic_long_read(&rq->rearms),
 			   cpumask_pr_args(rq->mask));
 	}
 	return 0;

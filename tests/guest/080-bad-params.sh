@@ -35,6 +35,9 @@ expect_refused backing=floppy
 expect_refused dev_size_mb=99999999
 expect_refused sector_size=1000
 expect_refused irqmode=7
+expect_refused irqmode=4
+expect_refused poll_weight=0
+expect_refused poll_weight=257 irqmode=3
 expect_refused num_tgts=0
 
 unload_modules smq_scsi

@@ -133,6 +133,9 @@ def parse_counters(text):
             add("rq_queued", int(f[3]))
             add("rq_completed", int(f[4]))
             add("rq_ipis", int(f[5]))
+            if len(f) >= 9:  # queue queued completed ipis polls rearms cpus
+                add("rq_polls", int(f[6]))
+                add("rq_rearms", int(f[7]))
     return t
 
 

@@ -397,30 +397,49 @@ class Seed004Rw(Experiment):
 
 class Seed003Completion(Experiment):
     name = "seed003-completion"
-    title = "seed 003: completion context: submitting CPU vs softirq vs timer"
+    title = ("seed 003: completion context: submitting CPU vs softirq vs timer "
+             "vs irq_poll (weights 128, 10)")
     seed = "003_f0eab7c77da7d169.txt (IB/srp completion polling, 2014)"
     about = ("One LUN, submit_queues = vCPUs, fio randread 1k, 1 job, at "
              "iodepth 128 (IOPS) and 1 (latency). smq_sas irqmode 0 (in "
              "queuecommand), 1 (reply queue tasklet), 2 (hrtimer, completion_nsec "
-             "20000); null_blk irqmode 0/1/2 (completion_nsec 20000); scsi_debug "
+             "20000), 3 (irq_poll: the reply is posted on the reply queue's ring "
+             "after completion_nsec 20000 or at once, the queue's interrupt "
+             "schedules irq_poll, which reaps at most poll_weight 128 or 10 per "
+             "pass); null_blk irqmode 0/1/2 (completion_nsec 20000); scsi_debug "
              "delay=0 (inline) and ndelay=20000 (hrtimer).")
     NSEC = 20000
-    IRQ = [(0, "0 none"), (1, "1 softirq"), (2, "2 timer")]
+    # (key, irqmode, completion_nsec, poll_weight)
+    # (each irq_poll row right after the mode it is compared with, so that
+    # drift of the host hits them alike)
+    IRQ = [("0 none", 0, None, None), ("1 softirq", 1, None, None),
+           ("3 poll/128 ns=0", 3, 0, 128), ("3 poll/10 ns=0", 3, 0, 10),
+           ("2 timer", 2, NSEC, None),
+           ("3 poll/128", 3, NSEC, 128), ("3 poll/10", 3, NSEC, 10)]
+    # The interrupt-driven mode each irq_poll row is measured against: same
+    # service time, the completion work in the interrupt / tasklet instead.
+    BASE = {"3 poll/128": "2 timer", "3 poll/10": "2 timer",
+            "3 poll/128 ns=0": "1 softirq", "3 poll/10 ns=0": "1 softirq"}
     QDS = [128, 1]
-    NOTE = ("irq_poll-style budgeted completion (seed 003's blk-iopoll with "
-            "weights 128 and 10, batched CQ polling) does not exist in smq_sas "
-            "yet: not measured.")
+    NOTE = ("irq_poll rows: the kernel's irq_poll (lib/irq_poll.c) over smq_sas's "
+            "reply ring, weights 128 and 10 as in seed 003's blk-iopoll runs; "
+            "'ns=0' posts the reply in queuecommand (compare with irqmode 1), "
+            "otherwise 20 us after it from an hrtimer (compare with irqmode 2). "
+            "The seed's batched CQ polling (one pass per interrupt without a "
+            "weight) is irqmode 1. null_blk and scsi_debug have no irq_poll: "
+            "the irq_poll rows' peer ratios use their timer (20 us) or "
+            "softirq/inline rows.")
 
     def build(self, ctx):
         plan = Plan()
         plan.notes.append(self.NOTE)
-        for irq, iname in self.IRQ:
-            cfgs = [("smq", smq(queues=ctx.vcpus, irqmode=irq,
-                                nsec=self.NSEC if irq == 2 else None, sched="none")),
-                    ("null_blk", null_blk(queues=ctx.vcpus, irqmode=irq,
-                                          nsec=self.NSEC if irq == 2 else None,
-                                          sched="none"))]
-            if irq != 1:
+        for iname, irq, nsec, weight in self.IRQ:
+            cfgs = [("smq", smq(queues=ctx.vcpus, irqmode=irq, nsec=nsec,
+                                poll_weight=weight, sched="none"))]
+            if irq != 3:
+                cfgs.append(("null_blk", null_blk(queues=ctx.vcpus, irqmode=irq,
+                                                  nsec=nsec, sched="none")))
+            if irq in (0, 2):
                 cfgs.append(("scsi_debug", scsi_debug(queues=ctx.vcpus,
                                                       ndelay=self.NSEC if irq == 2 else 0,
                                                       sched="none")))
@@ -429,44 +448,86 @@ class Seed003Completion(Experiment):
                 for qd in self.QDS:
                     plan.point(s, mode, {"irq": iname, "qd": qd}, 1,
                                dict(RANDREAD_1K, iodepth=qd),
-                               "%s %s QD%d" % (mode, self.what(mode, irq, iname), qd))
+                               "%s %s QD%d" % (mode, self.what(mode, iname), qd))
         return plan
 
-    def what(self, mode, irq, iname):
+    def what(self, mode, iname):
+        irq = int(iname[0])
         if mode == "scsi_debug":
             return "delay=0" if irq == 0 else "ndelay=%d" % self.NSEC
+        if irq == 3:
+            w = iname.split("/")[1].split()[0]
+            return "irqmode=3 poll_weight=%s completion_nsec=%d" % (
+                w, 0 if iname.endswith("ns=0") else self.NSEC)
         return "irqmode=%s" % iname
+
+    def peer_key(self, iname):
+        """The peers' row for IRQ row INAME (their own, or the base mode's)."""
+        return self.BASE.get(iname, iname)
 
     def tables(self, r):
         rows = []
-        for irq, iname in self.IRQ:
+        for iname, _, _, _ in self.IRQ:
             for mode in ("smq", "null_blk", "scsi_debug"):
                 a, b = r.get(mode, irq=iname, qd=128), r.get(mode, irq=iname, qd=1)
                 if a is None and b is None:
                     continue
-                what = self.what(mode, irq, iname)
-                ipis = (a or {}).get("counters", {}).get("delta", {}).get("rq_ipis")
-                rows.append(["%s %s" % (mode, what), cell(r, a), lat(r, a, "p50"),
-                             lat(r, a, "p99"), cell(r, b), lat(r, b, "p50"), lat(r, b, "p99"),
-                             lat(r, b, "p99.9"), "-" if ipis is None else str(ipis)])
+                d = (a or {}).get("counters", {}).get("delta", {})
+                ipis, polls = d.get("rq_ipis"), d.get("rq_polls")
+                done, rearms = d.get("rq_completed"), d.get("rq_rearms")
+                batch = "-"
+                if polls and done is not None:
+                    batch = "%.1f" % (done / polls)
+                rows.append(["%s %s" % (mode, self.what(mode, iname)), cell(r, a),
+                             lat(r, a, "p50"), lat(r, a, "p99"), cell(r, b),
+                             lat(r, b, "p50"), lat(r, b, "p99"), lat(r, b, "p99.9"),
+                             "-" if ipis is None else str(ipis), batch,
+                             "-" if not polls or rearms is None else str(rearms)])
         out = [columns("IOPS and latency (µs, fio total latency percentiles)",
                        ["", "QD128 KIOPS(CPU%)", "p50", "p99", "QD1 KIOPS(CPU%)", "p50",
-                        "p99", "p99.9", "IPIs"], rows)]
-        out.append(grid("smq as a ratio (IOPS; QD1: p50 latency, lower is better)",
-                        "irqmode", [n for _, n in self.IRQ],
+                        "p99", "p99.9", "IPIs", "per poll", "rearms"], rows)]
+
+        def peer(i, stack, qd):
+            return r.get(stack, irq=self.peer_key(i), qd=qd)
+
+        out.append(grid("smq as a ratio (IOPS; QD1: p50 latency, lower is better); "
+                        "irq_poll rows against the peers' row in ()",
+                        "irqmode", ["%s (%s)" % (n, self.peer_key(n)) if n in self.BASE
+                                    else n for n, _, _, _ in self.IRQ],
                         ["QD128 /null_blk", "QD128 /scsi_debug", "QD1 p50 /null_blk"],
-                        lambda i, c: ratio(r.value(r.get("smq", irq=i, qd=128)),
-                                           r.value(r.get(c.split("/")[1], irq=i, qd=128)))
-                        if c.startswith("QD128") else
-                        ratio(r.value(r.get("smq", irq=i, qd=1), "read_lat_us/p50"),
-                              r.value(r.get("null_blk", irq=i, qd=1), "read_lat_us/p50"))))
-        out.append("IPIs: smq_sas completions sent to a CPU of the reply queue's mask "
-                   "(debugfs reply_queues) during the QD128 point.\n")
+                        lambda i, c: self._peer_ratio(r, i.split(" (")[0], c, peer)))
+        prow = [n for n in self.BASE]
+        out.append(grid("irq_poll vs interrupt-driven completion in smq_sas (the seed's "
+                        "blk-iopoll vs interrupt: IOPS ratio, QD1 p50/p99 latency ratio)",
+                        "irq_poll row / base", ["%s / %s" % (n, self.BASE[n]) for n in prow],
+                        ["QD128 IOPS", "QD128 p99", "QD1 p50", "QD1 p99"],
+                        lambda pr, c: self._poll_ratio(r, pr.split(" / ")[0],
+                                                       pr.split(" / ")[1], c)))
+        out.append("IPIs: smq_sas completions sent to a CPU of the reply queue's mask; "
+                   "per poll: completions per irq_poll pass; rearms: passes that used "
+                   "the whole weight (debugfs reply_queues), during the QD128 point.\n")
         out.append("note: " + self.NOTE + "\n")
         return "\n".join(out)
 
+    @staticmethod
+    def _peer_ratio(r, i, c, peer):
+        me128, me1 = r.get("smq", irq=i, qd=128), r.get("smq", irq=i, qd=1)
+        if c.startswith("QD128"):
+            stack = c.split("/")[1]
+            return ratio(r.value(me128), r.value(peer(i, stack, 128)))
+        return ratio(r.value(me1, "read_lat_us/p50"),
+                     r.value(peer(i, "null_blk", 1), "read_lat_us/p50"))
+
+    @staticmethod
+    def _poll_ratio(r, poll, base, c):
+        qd = 128 if c.startswith("QD128") else 1
+        a, b = r.get("smq", irq=poll, qd=qd), r.get("smq", irq=base, qd=qd)
+        what = {"QD128 IOPS": "iops", "QD128 p99": "read_lat_us/p99",
+                "QD1 p50": "read_lat_us/p50", "QD1 p99": "read_lat_us/p99"}[c]
+        return ratio(r.value(a, what), r.value(b, what))
+
     def panels(self, r):
-        cats = [n for _, n in self.IRQ]
+        cats = [n for n, _, _, _ in self.IRQ]
         modes = ["smq", "null_blk", "scsi_debug"]
         return [{"kind": "bars", "title": "QD128 IOPS by irqmode", "ylabel": "KIOPS",
                  "categories": cats,

@@ -105,8 +105,9 @@ def _spec(name, vars_):
 
 
 def smq(mq=True, hosts=1, tgts=1, luns=1, queues=1, tagset=0, irqmode=0,
-        nsec=None, can_queue=None, cmd_per_lun=None, sched=None, size_mb=1024):
-    """smq_sas with null backing."""
+        nsec=None, can_queue=None, cmd_per_lun=None, sched=None, size_mb=1024,
+        poll_weight=None):
+    """smq_sas with null backing (poll_weight: irqmode=3's irq_poll weight)."""
     v = {"MQ": "Y" if mq else "N", "BACKING": "null", "IRQMODE": irqmode,
          "HOSTS": hosts, "TGTS": tgts, "LUNS": luns, "QUEUES": queues,
          "TAGSET": tagset, "SIZE_MB": size_mb}
@@ -117,6 +118,8 @@ def smq(mq=True, hosts=1, tgts=1, luns=1, queues=1, tagset=0, irqmode=0,
         opts.append("can_queue=%d" % can_queue)
     if cmd_per_lun is not None:
         opts.append("cmd_per_lun=%d" % cmd_per_lun)
+    if poll_weight is not None:
+        opts.append("poll_weight=%d" % poll_weight)
     if opts:
         v["OPTS"] = " ".join(opts)
     params = {"hosts": hosts, "targets": tgts, "luns": luns, "queues": queues,
@@ -124,6 +127,8 @@ def smq(mq=True, hosts=1, tgts=1, luns=1, queues=1, tagset=0, irqmode=0,
               "completion_nsec": nsec, "can_queue": can_queue or 192,
               "cmd_per_lun": cmd_per_lun or can_queue or 192,
               "use_blk_mq": "Y" if mq else "N", "sched": sched}
+    if poll_weight is not None:
+        params["poll_weight"] = poll_weight
     extras = {"sched": sched} if sched else {}
     return ("smq-mq" if mq else "smq-legacy", _spec("smq_sas", v),
             hosts * tgts * luns, params, extras)

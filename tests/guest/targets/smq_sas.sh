@@ -5,8 +5,8 @@
 # one LUN unless told otherwise). Parameters (spec smq_sas:VAR=VALUE,...):
 #   LBS          sector_size (512)           SIZE_MB   dev_size_mb (256)
 #   QUEUES       submit_queues (2)           TAGSET    host_tagset 0/1 (0)
-#   IRQMODE      0 none, 1 softirq, 2 timer (1)
-#   NSEC         completion_nsec for IRQMODE=2 (10000)
+#   IRQMODE      0 none, 1 softirq, 2 timer, 3 irq_poll (1)
+#   NSEC         completion_nsec for IRQMODE=2 and 3 (10000)
 #   BACKING      ram or null (ram)           MQ        use_blk_mq Y/N (Y)
 #   HOSTS        add_host (1)                TGTS      num_tgts (1)
 #   LUNS         max_luns (1)                OPTS      more smq_sas parameters
