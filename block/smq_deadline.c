@@ -11,9 +11,13 @@
  *    (llist) of the queue;
  *  - the CPU that dispatches takes dd->lock once, moves everything
  *    inserted meanwhile into the sorted trees and FIFOs, and picks the
- *    next request.  A dispatcher that finds the lock taken does not spin:
- *    the lock holder is already dispatching for the queue, so it leaves
- *    and that holder's run (or the rerun it arranges) serves the request.
+ *    next request.  A dispatcher that finds the lock taken does not spin
+ *    and does not punt to a worker: it flags SMQ_DD_RERUN and leaves.  The
+ *    holder looks at the flag after unlocking (a store-buffer pairing of
+ *    full barriers: either the dispatcher's second trylock finds the lock
+ *    free, or the holder sees the flag): a dispatching holder simply goes
+ *    on dispatching (it rechecks has_work), any other holder (a bio merge,
+ *    an insertion at the head, a sysfs file) reruns the queue.
  *
  * Counters of how often a submitter or dispatcher found the lock busy are
  * in iosched/lock_stats.
@@ -34,6 +38,7 @@
  * @merges: bios merged into queued requests
  * @async_depth: tags a write or an async read may choose from (under
  *	@lock when written; read without it)
+ * @flags: SMQ_DD_RERUN: a dispatcher found @lock taken and left
  */
 struct smq_dd {
 	spinlock_t lock;
@@ -44,7 +49,10 @@ struct smq_dd {
 	atomic_long_t lock_busy;
 	atomic_long_t merges;
 	unsigned int async_depth;
+	unsigned long flags;
 };
+
+#define SMQ_DD_RERUN	0
 
 static int smq_dd_dir(const struct smq_request *rq)
 {
@@ -95,6 +103,7 @@ static void smq_dd_drain(struct smq_dd *dd)
 	}
 }
 
+/* Take dd->lock outside dispatch (merges, head insertion, sysfs). */
 static void smq_dd_lock(struct smq_dd *dd)
 {
 	if (!spin_trylock(&dd->lock)) {
@@ -102,6 +111,26 @@ static void smq_dd_lock(struct smq_dd *dd)
 		spin_lock(&dd->lock);
 	}
 	atomic_long_inc(&dd->lock_acquired);
+}
+
+/*
+ * Drop dd->lock.  Returns true when a dispatcher gave up on the lock while
+ * it was held: the caller must see that the queue is dispatched.
+ */
+static bool smq_dd_unlock_rerun(struct smq_dd *dd)
+{
+	spin_unlock(&dd->lock);
+	/* Pairs with smp_mb() in smq_dd_dispatch_request(). */
+	smp_mb();
+	return test_bit(SMQ_DD_RERUN, &dd->flags) &&
+	       test_and_clear_bit(SMQ_DD_RERUN, &dd->flags);
+}
+
+/* Drop dd->lock taken by smq_dd_lock(); run the queue if a dispatcher left. */
+static void smq_dd_unlock(struct smq_dd *dd, struct smq_queue *q)
+{
+	if (smq_dd_unlock_rerun(dd))
+		smq_run_hw_queues(q, true);
 }
 
 static void smq_dd_insert_requests(struct smq_hw_ctx *hctx,
@@ -118,7 +147,7 @@ static void smq_dd_insert_requests(struct smq_hw_ctx *hctx,
 			smq_dl_node_init(&rq->dl_node, rq->sector,
 					 smq_rq_sectors(rq), smq_dd_dir(rq));
 			smq_dl_insert(&dd->dl, &rq->dl_node, jiffies, true);
-			spin_unlock(&dd->lock);
+			smq_dd_unlock(dd, hctx->q);
 			continue;
 		}
 		rq->deadline = jiffies;	/* insertion time until it starts */
@@ -132,15 +161,18 @@ static struct smq_request *smq_dd_dispatch_request(struct smq_hw_ctx *hctx)
 	struct smq_request *rq;
 
 	if (!spin_trylock(&dd->lock)) {
-		/* The holder dispatches for this queue; it reruns if needed. */
 		atomic_long_inc(&dd->lock_busy);
-		smq_run_hw_queue(hctx, true);
-		return NULL;
+		set_bit(SMQ_DD_RERUN, &dd->flags);
+		/* Pairs with smp_mb() in smq_dd_unlock_rerun(). */
+		smp_mb__after_atomic();
+		if (!spin_trylock(&dd->lock))
+			return NULL;	/* the holder sees SMQ_DD_RERUN */
 	}
 	atomic_long_inc(&dd->lock_acquired);
 	smq_dd_drain(dd);
 	rq = smq_dd_to_rq(smq_dl_dispatch(&dd->dl, jiffies));
-	spin_unlock(&dd->lock);
+	/* A flagged dispatcher is served by our caller's has_work loop. */
+	smq_dd_unlock_rerun(dd);
 	if (rq)
 		atomic_dec(&dd->queued);
 	return rq;
@@ -161,9 +193,9 @@ static void smq_dd_depth_updated(struct smq_queue *q)
 {
 	struct smq_dd *dd = q->sched_data;
 
-	spin_lock(&dd->lock);
+	smq_dd_lock(dd);
 	WRITE_ONCE(dd->async_depth, q->nr_requests);
-	spin_unlock(&dd->lock);
+	smq_dd_unlock(dd, q);
 }
 
 static bool smq_dd_has_work(struct smq_hw_ctx *hctx)
@@ -196,7 +228,7 @@ static bool smq_dd_bio_merge(struct smq_queue *q, struct bio *bio,
 		atomic_long_inc(&dd->merges);
 		merged = true;
 	}
-	spin_unlock(&dd->lock);
+	smq_dd_unlock(dd, q);
 	return merged;
 }
 
@@ -220,9 +252,9 @@ static ssize_t smq_dd_##_n##_show(struct smq_queue *q, char *page)		\
 	struct smq_dd *dd = q->sched_data;					\
 	u64 v;									\
 										\
-	spin_lock(&dd->lock);							\
+	smq_dd_lock(dd);							\
 	v = dd->dl.params._n;							\
-	spin_unlock(&dd->lock);							\
+	smq_dd_unlock(dd, q);							\
 	return sysfs_emit(page, "%llu\n", _ms ? jiffies_to_msecs(v) : v);	\
 }										\
 static ssize_t smq_dd_##_n##_store(struct smq_queue *q, const char *page,	\
@@ -235,9 +267,9 @@ static ssize_t smq_dd_##_n##_store(struct smq_queue *q, const char *page,	\
 		return -EINVAL;							\
 	if (_ms)								\
 		v = msecs_to_jiffies(v);					\
-	spin_lock(&dd->lock);							\
+	smq_dd_lock(dd);							\
 	dd->dl.params._n = v;							\
-	spin_unlock(&dd->lock);							\
+	smq_dd_unlock(dd, q);							\
 	return count;								\
 }										\
 static struct smq_queue_attr smq_dd_attr_##_n = {				\
@@ -270,9 +302,9 @@ static ssize_t smq_dd_async_depth_store(struct smq_queue *q, const char *page,
 		return -EINVAL;
 	/* Waiters limited to v tags must be woken: prepare the tags first. */
 	smq_queue_limit_depth(q, v);
-	spin_lock(&dd->lock);
+	smq_dd_lock(dd);
 	WRITE_ONCE(dd->async_depth, v);
-	spin_unlock(&dd->lock);
+	smq_dd_unlock(dd, q);
 	return count;
 }
 
