@@ -36,8 +36,7 @@ enum {
  * @breserved_tags: reserved tags
  * @rqs: request currently holding each driver tag (NULL when free)
  * @static_rqs: the preallocated request of each tag
- * @rq_mem: memory behind @static_rqs
- * @rq_size: bytes per request, driver data included
+ * @rq_pages: the page chunks behind @static_rqs (smq_rqs_alloc())
  * @active_queues: queues with requests in flight on these tags
  */
 struct smq_tags {
@@ -47,8 +46,7 @@ struct smq_tags {
 	struct smq_sbitmap_queue breserved_tags;
 	struct smq_request **rqs;
 	struct smq_request **static_rqs;
-	void *rq_mem;
-	size_t rq_size;
+	struct list_head rq_pages;
 	atomic_t active_queues;
 };
 
@@ -231,6 +229,10 @@ struct smq_tags *smq_tags_alloc(struct smq_tag_set *set, unsigned int depth,
 				unsigned int reserved, int node);
 void smq_tags_free(struct smq_tag_set *set, struct smq_tags *tags,
 		   unsigned int hctx_idx);
+size_t smq_rq_size(const struct smq_tag_set *set);
+int smq_rqs_alloc(struct list_head *pages, struct smq_request **rqs,
+		  unsigned int nr, size_t rq_size, int node);
+void smq_rqs_free(struct list_head *pages);
 int smq_tags_alloc_rqs(struct smq_tag_set *set, struct smq_tags *tags,
 		       unsigned int hctx_idx);
 int smq_get_tag(struct smq_tags *tags, bool reserved, bool nowait,

@@ -30,8 +30,8 @@
  * @nr_free: entries on @free
  * @nr_requests: pool size
  * @limit: requests that may be allocated at once (sysfs nr_requests)
- * @rq_mem: the pool's requests
- * @rq_size: bytes per request
+ * @rqs: the pool's requests (NULL: not set up by ->init_request)
+ * @rq_pages: the memory behind @rqs (smq_rqs_alloc())
  * @wait: tasks waiting for a free request
  * @elv: elevator
  * @elv_data: its state
@@ -47,8 +47,8 @@ struct smq_legacy_queue {
 	unsigned int nr_free;
 	unsigned int nr_requests;
 	unsigned int limit;
-	void *rq_mem;
-	size_t rq_size;
+	struct smq_request **rqs;
+	struct list_head rq_pages;
 	wait_queue_head_t wait;
 	const struct smq_legacy_elv *elv;
 	void *elv_data;
@@ -128,25 +128,33 @@ static int smq_legacy_alloc_pool(struct smq_queue *q,
 	struct smq_tag_set *set = q->tag_set;
 	unsigned int i;
 
+	INIT_LIST_HEAD(&lq->rq_pages);
 	lq->nr_requests = set->nr_legacy_requests ?: SMQ_LEGACY_NR_REQUESTS;
-	lq->rq_size = round_up(sizeof(struct smq_request) + set->cmd_size,
-			       cache_line_size());
-	lq->rq_mem = kvzalloc_node(lq->rq_size * lq->nr_requests, GFP_KERNEL,
-				   set->numa_node);
+	lq->rqs = kcalloc_node(lq->nr_requests, sizeof(*lq->rqs), GFP_KERNEL,
+			       set->numa_node);
 	lq->free = kcalloc_node(lq->nr_requests, sizeof(*lq->free), GFP_KERNEL,
 				set->numa_node);
-	if (!lq->rq_mem || !lq->free)
+	if (!lq->rqs || !lq->free)
 		return -ENOMEM;
+	if (smq_rqs_alloc(&lq->rq_pages, lq->rqs, lq->nr_requests,
+			  smq_rq_size(set), set->numa_node)) {
+		memset(lq->rqs, 0, lq->nr_requests * sizeof(*lq->rqs));
+		return -ENOMEM;
+	}
 	for (i = 0; i < lq->nr_requests; i++) {
-		struct smq_request *rq = lq->rq_mem + i * lq->rq_size;
+		struct smq_request *rq = lq->rqs[i];
 
 		rq->tag = i;
 		rq->internal_tag = -1;
 		rq->budget_token = -1;
 		INIT_LIST_HEAD(&rq->queuelist);
 		if (set->ops->init_request &&
-		    set->ops->init_request(set, rq, 0, set->numa_node))
+		    set->ops->init_request(set, rq, 0, set->numa_node)) {
+			/* Only the initialised ones get ->exit_request. */
+			memset(&lq->rqs[i], 0,
+			       (lq->nr_requests - i) * sizeof(*lq->rqs));
 			return -ENOMEM;
+		}
 		lq->free[lq->nr_free++] = rq;
 	}
 	return 0;
@@ -158,13 +166,12 @@ static void smq_legacy_free_pool(struct smq_queue *q,
 	struct smq_tag_set *set = q->tag_set;
 	unsigned int i;
 
-	for (i = 0; lq->rq_mem && i < lq->nr_requests; i++) {
-		struct smq_request *rq = lq->rq_mem + i * lq->rq_size;
-
-		if (set->ops->exit_request && rq->q == q)
-			set->ops->exit_request(set, rq, 0);
+	for (i = 0; lq->rqs && i < lq->nr_requests; i++) {
+		if (lq->rqs[i] && set->ops->exit_request)
+			set->ops->exit_request(set, lq->rqs[i], 0);
 	}
-	kvfree(lq->rq_mem);
+	smq_rqs_free(&lq->rq_pages);
+	kfree(lq->rqs);
 	kfree(lq->free);
 }
 
@@ -612,7 +619,7 @@ void smq_legacy_busy_iter(struct smq_queue *q,
 	unsigned int i;
 
 	for (i = 0; i < lq->nr_requests; i++) {
-		struct smq_request *rq = lq->rq_mem + i * lq->rq_size;
+		struct smq_request *rq = lq->rqs[i];
 
 		if (READ_ONCE(rq->state) == SMQ_RQ_IN_FLIGHT && !fn(rq, data))
 			return;

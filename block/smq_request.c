@@ -203,8 +203,11 @@ unsigned int smq_bio_segments(struct smq_queue *q, struct bio *bio)
 /**
  * smq_rq_map_sg - fill a scatterlist with a request's data
  * @rq: the request
- * @sgl: flat array of @max_ents entries (sg_init_table() once at setup)
- * @max_ents: entries in @sgl
+ * @sgl: a scatterlist of at least @max_ents entries, initialised
+ *	(sg_init_table()) and possibly chained (sg_alloc_table_chained())
+ * @max_ents: entries in @sgl (rq->nr_phys_segments is enough)
+ *
+ * The entries are reached with sg_next(), so a chained list works.
  *
  * Return: entries used (the last one is marked as the end), 0 for no data.
  */
@@ -234,7 +237,7 @@ unsigned int smq_rq_map_sg(struct smq_request *rq, struct scatterlist *sgl,
 				if (smq_seg_add(&w, pa, len, max_seg)) {
 					if (WARN_ON_ONCE(w.nsegs > max_ents))
 						return 0;
-					sg = &sgl[w.nsegs - 1];
+					sg = sg ? sg_next(sg) : sgl;
 					sg_unmark_end(sg);
 					sg_set_page(sg, nth_page(page, off >> PAGE_SHIFT),
 						    len, off & ~PAGE_MASK);

@@ -39,6 +39,7 @@ struct smq_tags *smq_tags_alloc(struct smq_tag_set *set, unsigned int depth,
 		return NULL;
 	tags->nr_tags = depth;
 	tags->nr_reserved_tags = reserved;
+	INIT_LIST_HEAD(&tags->rq_pages);
 	atomic_set(&tags->active_queues, 0);
 	if (smq_sbq_init(&tags->bitmap_tags, depth - reserved,
 			 smq_tag_shift(depth - reserved), false, GFP_KERNEL, node))
@@ -64,6 +65,112 @@ free_tags:
 	return NULL;
 }
 
+/*
+ * Requests live in page chunks of up to 64 KiB, as many whole requests per
+ * chunk as fit and the pages past the last one given back: no power-of-two
+ * rounding of a whole array (a kmalloc of 192 x 704 bytes takes 256 KiB),
+ * no vmalloc (the midlayer points a scatterlist at data inside a request).
+ */
+#define SMQ_RQ_CHUNK_ORDER	4
+
+/**
+ * smq_rq_size - bytes of one request of a tag set, driver data included
+ * @set: the tag set
+ *
+ * Return: sizeof(struct smq_request) + @set->cmd_size, rounded up to a
+ * cache line.
+ */
+size_t smq_rq_size(const struct smq_tag_set *set)
+{
+	return round_up(sizeof(struct smq_request) + set->cmd_size,
+			cache_line_size());
+}
+
+/* One chunk for up to @nr requests of @rq_size bytes; NULL if none. */
+static struct page *smq_rq_chunk_alloc(unsigned int nr, size_t rq_size,
+				       int node, unsigned int *order_out)
+{
+	unsigned int min_order = get_order(rq_size);
+	unsigned int order = max(min_order,
+				 min_t(unsigned int, SMQ_RQ_CHUNK_ORDER,
+				       get_order((size_t)nr * rq_size)));
+	struct page *page;
+
+	for (;; order--) {
+		gfp_t gfp = GFP_KERNEL | __GFP_ZERO;
+
+		/* Fragmented memory: smaller chunks rather than a hard try. */
+		if (order > min_order)
+			gfp |= __GFP_NORETRY | __GFP_NOWARN;
+		page = alloc_pages_node(node, gfp, order);
+		if (page || order == min_order)
+			break;
+	}
+	*order_out = order;
+	return page;
+}
+
+/**
+ * smq_rqs_alloc - allocate zeroed requests in page chunks
+ * @pages: list the chunks are added to (free with smq_rqs_free())
+ * @rqs: out: @nr request pointers
+ * @nr: requests
+ * @rq_size: bytes per request (smq_rq_size())
+ * @node: NUMA node
+ *
+ * The memory is in the kernel's direct map (virt_to_page() works on it).
+ * On failure the chunks allocated so far stay on @pages.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int smq_rqs_alloc(struct list_head *pages, struct smq_request **rqs,
+		  unsigned int nr, size_t rq_size, int node)
+{
+	unsigned int i = 0;
+
+	while (i < nr) {
+		unsigned int order, fit, npages, j;
+		struct page *page;
+		void *p;
+
+		page = smq_rq_chunk_alloc(nr - i, rq_size, node, &order);
+		if (!page)
+			return -ENOMEM;
+		fit = min_t(size_t, nr - i, (PAGE_SIZE << order) / rq_size);
+		npages = PFN_UP((size_t)fit * rq_size);
+		if (order) {
+			/* Keep the pages the requests use, free the rest. */
+			split_page(page, order);
+			for (j = npages; j < (1U << order); j++)
+				__free_page(nth_page(page, j));
+		}
+		set_page_private(page, npages);
+		list_add_tail(&page->lru, pages);
+		p = page_address(page);
+		for (j = 0; j < fit; j++)
+			rqs[i++] = p + (size_t)j * rq_size;
+	}
+	return 0;
+}
+
+/**
+ * smq_rqs_free - free the chunks of smq_rqs_alloc()
+ * @pages: their list (left empty)
+ */
+void smq_rqs_free(struct list_head *pages)
+{
+	struct page *page, *next;
+
+	list_for_each_entry_safe(page, next, pages, lru) {
+		unsigned long j, npages = page_private(page);
+
+		list_del_init(&page->lru);
+		set_page_private(page, 0);
+		for (j = 0; j < npages; j++)
+			__free_page(nth_page(page, j));
+	}
+}
+
 /**
  * smq_tags_alloc_rqs - preallocate one request per tag
  * @set: tag set (request size, ->init_request)
@@ -78,25 +185,28 @@ int smq_tags_alloc_rqs(struct smq_tag_set *set, struct smq_tags *tags,
 	unsigned int i;
 	int ret;
 
-	tags->rq_size = round_up(sizeof(struct smq_request) + set->cmd_size,
-				 cache_line_size());
-	tags->rq_mem = kvzalloc_node(tags->rq_size * tags->nr_tags, GFP_KERNEL,
-				     set->numa_node);
-	if (!tags->rq_mem)
-		return -ENOMEM;
+	ret = smq_rqs_alloc(&tags->rq_pages, tags->static_rqs, tags->nr_tags,
+			    smq_rq_size(set), set->numa_node);
+	if (ret) {
+		memset(tags->static_rqs, 0,
+		       tags->nr_tags * sizeof(*tags->static_rqs));
+		return ret;
+	}
 	for (i = 0; i < tags->nr_tags; i++) {
-		struct smq_request *rq = tags->rq_mem + i * tags->rq_size;
+		struct smq_request *rq = tags->static_rqs[i];
 
 		rq->tag = i;
 		rq->internal_tag = -1;
 		rq->budget_token = -1;
 		INIT_LIST_HEAD(&rq->queuelist);
-		tags->static_rqs[i] = rq;
 		if (set->ops->init_request) {
 			ret = set->ops->init_request(set, rq, hctx_idx,
 						     set->numa_node);
 			if (ret) {
-				tags->static_rqs[i] = NULL;
+				/* Only the initialised ones get ->exit_request. */
+				memset(&tags->static_rqs[i], 0,
+				       (tags->nr_tags - i) *
+				       sizeof(*tags->static_rqs));
 				return ret;
 			}
 		}
@@ -118,10 +228,10 @@ void smq_tags_free(struct smq_tag_set *set, struct smq_tags *tags,
 	if (!tags)
 		return;
 	for (i = 0; i < tags->nr_tags && set->ops->exit_request; i++) {
-		if (tags->static_rqs[i])
+		if (tags->static_rqs && tags->static_rqs[i])
 			set->ops->exit_request(set, tags->static_rqs[i], hctx_idx);
 	}
-	kvfree(tags->rq_mem);
+	smq_rqs_free(&tags->rq_pages);
 	kfree(tags->rqs);
 	kfree(tags->static_rqs);
 	smq_sbq_free(&tags->breserved_tags);
