@@ -197,6 +197,63 @@ void smq_scsi_run_host_queues(struct smq_scsi_host *shost)
 
 /* ---- command setup ----------------------------------------------------- */
 
+/**
+ * smq_scsi_map_data - point a command's scatterlist at its request's data
+ * @cmd: command of a request with data (rq->nr_phys_segments set)
+ *
+ * Up to SMQ_INLINE_SG_CNT segments use the entries inside the command, so
+ * the common small I/O allocates nothing.  More take a chained table from
+ * the kernel's scatterlist pools (mempools with a reserve, as scsi-mq's
+ * sg_alloc_table_chained() use) until the request ends.  The allocation
+ * cannot sleep here; when it fails the request waits (BLK_STS_RESOURCE)
+ * and is dispatched again: never failed for lack of memory.
+ *
+ * Return: BLK_STS_OK, BLK_STS_RESOURCE, or BLK_STS_IOERR for data the host
+ * cannot take.
+ */
+blk_status_t smq_scsi_map_data(struct smq_scsi_cmnd *cmd)
+{
+	struct smq_request *rq = smq_scsi_cmd_to_rq(cmd);
+	unsigned int nents = rq->nr_phys_segments;
+	struct sg_table sgt = { .sgl = cmd->inline_sgl };
+
+	if (unlikely(!nents || nents > cmd->device->host->sg_tablesize))
+		return BLK_STS_IOERR;
+	if (unlikely(sg_alloc_table_chained(&sgt, nents, cmd->inline_sgl,
+					    SMQ_INLINE_SG_CNT)))
+		return BLK_STS_RESOURCE;
+	cmd->sgl = sgt.sgl;
+	cmd->sg_nents = nents;
+	cmd->sg_count = smq_rq_map_sg(rq, cmd->sgl, nents);
+	if (unlikely(!cmd->sg_count)) {
+		smq_scsi_free_sgl(cmd);
+		return BLK_STS_IOERR;
+	}
+	return BLK_STS_OK;
+}
+
+/**
+ * smq_scsi_free_sgl - give back a command's chained scatterlist
+ * @cmd: the command; its request ends or is prepared afresh
+ *
+ * Idempotent; @cmd->sgl points at the inline entries afterwards.
+ */
+void smq_scsi_free_sgl(struct smq_scsi_cmnd *cmd)
+{
+	if (cmd->sg_nents > SMQ_INLINE_SG_CNT) {
+		struct sg_table sgt = {
+			.sgl = cmd->sgl,
+			.nents = cmd->sg_nents,
+			.orig_nents = cmd->sg_nents,
+		};
+
+		sg_free_table_chained(&sgt, SMQ_INLINE_SG_CNT);
+	}
+	cmd->sg_nents = 0;
+	cmd->sg_count = 0;
+	cmd->sgl = cmd->inline_sgl;
+}
+
 static blk_status_t smq_state_check(struct smq_scsi_device *sdev)
 {
 	switch (READ_ONCE(sdev->sdev_state)) {
@@ -223,20 +280,17 @@ static blk_status_t smq_setup_passthrough(struct smq_scsi_device *sdev,
 					  struct smq_request *rq,
 					  struct smq_scsi_cmnd *cmd)
 {
-	struct smq_scsi_host *shost = sdev->host;
+	blk_status_t ret;
 
 	cmd->transfer_len = smq_rq_bytes(rq);
-	cmd->sg_count = 0;
 	if (!cmd->transfer_len) {
 		cmd->sc_data_direction = DMA_NONE;
 	} else {
 		cmd->sc_data_direction = smq_rq_op(rq) == REQ_OP_DRV_OUT ?
 					 DMA_TO_DEVICE : DMA_FROM_DEVICE;
-		if (rq->nr_phys_segments > shost->sg_tablesize)
-			return BLK_STS_IOERR;
-		cmd->sg_count = smq_rq_map_sg(rq, cmd->sgl, shost->sg_tablesize);
-		if (!cmd->sg_count)
-			return BLK_STS_IOERR;
+		ret = smq_scsi_map_data(cmd);
+		if (ret != BLK_STS_OK)
+			return ret;
 	}
 	if (!rq->timeout)
 		rq->timeout = READ_ONCE(sdev->timeout);
@@ -254,6 +308,7 @@ static blk_status_t smq_prep_cmd(struct smq_scsi_device *sdev,
 	cmd->result = 0;
 	cmd->resid = 0;
 	cmd->sense_len = 0;
+	smq_scsi_free_sgl(cmd);
 	if (smq_rq_is_passthrough(rq))
 		return smq_setup_passthrough(sdev, rq, cmd);
 	cmd->allowed = SMQ_DISK_RETRIES;
@@ -324,6 +379,9 @@ static blk_status_t smq_scsi_queue_rq(struct smq_hw_ctx *hctx,
 out_fail:
 	if (ret == BLK_STS_RESOURCE || ret == BLK_STS_DEV_RESOURCE)
 		return ret;
+	/* The block layer ends the request: give its resources back. */
+	smq_scsi_free_sgl(cmd);
+	rq->rq_flags &= ~SMQ_RQF_DONTPREP;
 	/* Passthrough callers read the outcome from the command. */
 	smq_scsi_set_result(cmd, SMQ_DID_NO_CONNECT, SMQ_SAM_GOOD);
 	cmd->sense_len = 0;
@@ -448,6 +506,7 @@ void smq_scsi_finish_command(struct smq_scsi_cmnd *cmd)
 	 * switches its operation), which needs a fresh command.
 	 */
 	rq->rq_flags &= ~SMQ_RQF_DONTPREP;
+	smq_scsi_free_sgl(cmd);
 	smq_end_request(rq, status);
 	return;
 
@@ -482,24 +541,21 @@ static int smq_scsi_init_request(struct smq_tag_set *set,
 {
 	struct smq_scsi_host *shost = smq_set_to_shost(set);
 	struct smq_scsi_cmnd *cmd = smq_rq_to_pdu(rq);
-	size_t sg_bytes = shost->sg_tablesize * sizeof(struct scatterlist);
 	int ret;
 
+	/*
+	 * Everything a command needs is inside the request (the memory is
+	 * zeroed): larger scatterlists come from the sg pools per request.
+	 */
 	memset(cmd, 0, sizeof(*cmd));
-	cmd->sgl = kmalloc_node(sg_bytes + SMQ_PAYLOAD_BYTES, GFP_KERNEL, node);
-	if (!cmd->sgl)
-		return -ENOMEM;
-	sg_init_table(cmd->sgl, shost->sg_tablesize);
-	cmd->payload = (u8 *)cmd->sgl + sg_bytes;
 	INIT_WORK(&cmd->eh_work, smq_eh_work);
+	sg_init_table(cmd->inline_sgl, SMQ_INLINE_SG_CNT);
 	if (shost->hostt->init_cmd_priv) {
 		ret = shost->hostt->init_cmd_priv(shost, cmd);
-		if (ret) {
-			kfree(cmd->sgl);
-			cmd->sgl = NULL;
+		if (ret)
 			return ret;
-		}
 	}
+	cmd->sgl = cmd->inline_sgl;	/* initialised: ->exit_request runs */
 	return 0;
 }
 
@@ -514,7 +570,7 @@ static void smq_scsi_exit_request(struct smq_tag_set *set,
 		return;
 	if (shost->hostt->exit_cmd_priv)
 		shost->hostt->exit_cmd_priv(shost, cmd);
-	kfree(cmd->sgl);
+	smq_scsi_free_sgl(cmd);
 	cmd->sgl = NULL;
 }
 

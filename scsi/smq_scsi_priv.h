@@ -32,7 +32,6 @@
 #define SMQ_DISK_RETRIES	5
 #define SMQ_SG_DEFAULT_TIMEOUT	(60 * HZ)
 #define SMQ_SG_MIN_TIMEOUT	(7 * HZ)
-#define SMQ_PAYLOAD_BYTES	64	/* UNMAP header + descriptor, rounded */
 #define SMQ_STARVED_DELAY_MS	3
 
 /* smq_scsi_main.c: module parameters (read where hosts/disks are made) */
@@ -49,6 +48,8 @@ const char *smq_host_state_name(enum smq_host_state state);
 
 /* smq_lib.c */
 extern const struct smq_mq_ops smq_scsi_mq_ops;
+blk_status_t smq_scsi_map_data(struct smq_scsi_cmnd *cmd);
+void smq_scsi_free_sgl(struct smq_scsi_cmnd *cmd);
 
 /**
  * struct smq_exec_args - one internal (passthrough) command

@@ -638,7 +638,6 @@ static blk_status_t smq_sd_setup_rw(struct smq_sd_disk *sdkp,
 				    struct smq_request *rq,
 				    struct smq_scsi_cmnd *cmd)
 {
-	struct smq_scsi_host *shost = sdkp->sdev->host;
 	sector_t sector = smq_rq_pos(rq);
 	unsigned int bytes = smq_rq_bytes(rq);
 	bool write = smq_rq_op(rq) == REQ_OP_WRITE;
@@ -649,8 +648,7 @@ static blk_status_t smq_sd_setup_rw(struct smq_sd_disk *sdkp,
 
 	if (unlikely((sector & ((1U << sdkp->lbs_shift) - 1)) ||
 		     (bytes & (sdkp->lbs - 1)) || !nblocks ||
-		     lba + nblocks > sdkp->capacity ||
-		     rq->nr_phys_segments > shost->sg_tablesize))
+		     lba + nblocks > sdkp->capacity))
 		return BLK_STS_IOERR;
 	if ((rq->cmd_flags & REQ_FUA) && sdkp->dpofua)
 		flags |= SMQ_CDB_FUA;
@@ -662,17 +660,14 @@ static blk_status_t smq_sd_setup_rw(struct smq_sd_disk *sdkp,
 	cmd->cmd_len = len;
 	cmd->sc_data_direction = write ? DMA_TO_DEVICE : DMA_FROM_DEVICE;
 	cmd->transfer_len = bytes;
-	cmd->sg_count = smq_rq_map_sg(rq, cmd->sgl, shost->sg_tablesize);
-	if (unlikely(!cmd->sg_count))
-		return BLK_STS_IOERR;
-	return BLK_STS_OK;
+	return smq_scsi_map_data(cmd);
 }
 
 static void smq_sd_one_sg(struct smq_scsi_cmnd *cmd, struct page *page,
 			  unsigned int len, unsigned int off)
 {
-	sg_set_page(&cmd->sgl[0], page, len, off);
-	sg_mark_end(&cmd->sgl[0]);
+	sg_init_table(cmd->sgl, 1);
+	sg_set_page(cmd->sgl, page, len, off);
 	cmd->sg_count = 1;
 	cmd->transfer_len = len;
 	cmd->sc_data_direction = DMA_TO_DEVICE;

@@ -62,6 +62,13 @@
 
 #define SMQ_MAX_CDB		32
 #define SMQ_SENSE_BUFFERSIZE	96
+/*
+ * Scatterlist entries kept in every command.  A request with more segments
+ * gets a chained list from the kernel's sg pools for its lifetime.
+ */
+#define SMQ_INLINE_SG_CNT	2
+/* The midlayer's own data of a command: an UNMAP header + one descriptor */
+#define SMQ_PAYLOAD_BYTES	24
 
 /* Return values of ->queuecommand besides 0 */
 #define SMQ_MLQUEUE_HOST_BUSY	0x1055
@@ -93,8 +100,12 @@ struct smq_scsi_device;
  * @device: the LUN
  * @cmnd: CDB
  * @cmd_len: CDB length
+ * @sg_nents: entries allocated for @sgl: above SMQ_INLINE_SG_CNT, a chained
+ *	table from the sg pools (midlayer)
  * @sc_data_direction: DMA_TO_DEVICE, DMA_FROM_DEVICE or DMA_NONE
- * @sgl: data scatterlist (preallocated, sg_tablesize entries)
+ * @sgl: data scatterlist, @sg_count entries.  It may be chained: walk it
+ *	with sg_next(), for_each_sg(), sg_miter or sg_copy_*(), never as an
+ *	array.  Valid from ->queuecommand until smq_scsi_done().
  * @sg_count: entries used in @sgl
  * @transfer_len: bytes to transfer
  * @resid: bytes not transferred, set by the driver
@@ -108,13 +119,15 @@ struct smq_scsi_device;
  * @state: SMQ_SCMD_STATE_* bits (midlayer)
  * @flags: SMQ_SCMD_* (midlayer)
  * @eh_work: the error handler's work for this command (midlayer)
- * @payload: small midlayer-owned buffer (UNMAP parameter list), in the
- *	same allocation as @sgl (midlayer)
+ * @inline_sgl: the first entries of @sgl (midlayer)
+ * @payload: data the midlayer itself sends (UNMAP parameter list); in the
+ *	kernel's direct map like the whole request (midlayer)
  */
 struct smq_scsi_cmnd {
 	struct smq_scsi_device *device;
 	u8 cmnd[SMQ_MAX_CDB];
 	unsigned short cmd_len;
+	unsigned short sg_nents;
 	enum dma_data_direction sc_data_direction;
 	struct scatterlist *sgl;
 	unsigned int sg_count;
@@ -125,12 +138,13 @@ struct smq_scsi_cmnd {
 	unsigned int sense_len;
 	int retries;
 	int allowed;
+	unsigned int flags;
 	unsigned long jiffies_at_alloc;
 	void *host_scribble;
 	unsigned long state;
-	unsigned int flags;
 	struct work_struct eh_work;
-	u8 *payload;
+	struct scatterlist inline_sgl[SMQ_INLINE_SG_CNT];
+	u8 payload[SMQ_PAYLOAD_BYTES];
 };
 
 /* smq_scsi_cmnd.state bits */
