@@ -11,7 +11,9 @@
 #
 # Settings (environment): FIO_VERIFY_SIZE bytes per job (default: a quarter of
 # the device, at most 16 MiB); FIO_VERIFY_JOBS (4); FIO_VERIFY_DEPTH (16);
-# FIO_VERIFY_BSSPLIT (fio's bssplit; default the 512 B..1 MiB mix above).
+# FIO_VERIFY_BSSPLIT (fio's bssplit; default the 512 B..1 MiB mix above);
+# FIO_VERIFY_RW (randwrite; write: sequential, so that the verify pass
+# reads back every block written).
 
 # fio_bssplit LBS: bssplit of 512 B..1 MiB, sizes below LBS folded into LBS.
 fio_bssplit() {
@@ -50,7 +52,7 @@ fio_verify_args() {
 	_fv_jobs=${FIO_VERIFY_JOBS:-4}
 	_fv_size=$(fio_verify_size "${DEV_SIZE_BYTES:?}" "$_fv_lbs" "$_fv_jobs")
 	say "--filename=$_fv_dev --ioengine=libaio --direct=1" \
-		"--iodepth=${FIO_VERIFY_DEPTH:-16} --rw=randwrite" \
+		"--iodepth=${FIO_VERIFY_DEPTH:-16} --rw=${FIO_VERIFY_RW:-randwrite}" \
 		"--bssplit=${FIO_VERIFY_BSSPLIT:-$(fio_bssplit "$_fv_lbs")}" \
 		"--blockalign=$_fv_lbs" \
 		"--size=$_fv_size --verify=crc32c --randrepeat=1 --group_reporting" "$@"
