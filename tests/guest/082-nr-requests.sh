@@ -4,12 +4,14 @@
 # name: nr-requests
 # timeout: 120
 #
-# smq/nr_requests bounds the requests a disk has at once: with fio at
-# iodepth 64, /sys/block/X/inflight (requests started in the driver) never
-# exceeds it, while at the default it does go past it (else the check
-# could not fail: skip). With mq-deadline, iosched/async_depth bounds
-# writes the same way and follows nr_requests. Out-of-range values are
-# refused; fio finishes (no hang) after every change.
+# smq/nr_requests bounds the requests a disk has at once, per tag space
+# (each hardware queue's, or the host's shared one, or the legacy pool):
+# with fio at iodepth 64, /sys/block/X/inflight (requests started in the
+# driver) never exceeds it times the tag spaces fio's CPUs use, while at
+# the default it does go past that (else the check could not fail: skip).
+# With mq-deadline, iosched/async_depth bounds writes the same way and
+# follows nr_requests. Out-of-range values are refused; fio finishes (no
+# hang) after every change.
 
 . "$SMQ_GUEST_DIR/lib/common.sh"
 need_cmd fio
@@ -19,6 +21,12 @@ q=/sys/block/${DEV##*/}
 [ -w "$q/smq/nr_requests" ] || skip "$DEV has no writable smq/nr_requests"
 max=$(cat "$q/smq/nr_requests")
 LIMIT=4
+# Tag spaces a job may allocate from: one per hardware queue, unless shared.
+spaces=1
+if [ "$(cat "$q/smq/queue_mode")" = mq ] && [ "$(cat "$q/smq/host_tagset")" = 0 ]; then
+	spaces=$(cat "$q/smq/nr_hw_queues")
+fi
+bound=$((LIMIT * spaces))
 
 # refuse FILE VALUE: the write fails and the value stays.
 refuse() {
@@ -53,12 +61,12 @@ refuse "$q/smq/nr_requests" many
 
 base=$(peak randread) || exit
 say "nr_requests $max: up to $base requests in flight"
-[ "$base" -gt "$LIMIT" ] || skip "only $base in flight at the default: cannot show a limit of $LIMIT"
+[ "$base" -gt "$bound" ] || skip "only $base in flight at the default: cannot show a limit of $bound"
 say "$LIMIT" >"$q/smq/nr_requests" || fail "nr_requests refused $LIMIT"
 [ "$(cat "$q/smq/nr_requests")" = "$LIMIT" ] || fail "nr_requests reads $(cat "$q/smq/nr_requests")"
 got=$(peak randread) || exit
-say "nr_requests $LIMIT: up to $got requests in flight"
-[ "$got" -le "$LIMIT" ] || fail "$got requests in flight with nr_requests $LIMIT"
+say "nr_requests $LIMIT: up to $got requests in flight ($spaces tag space(s): at most $bound)"
+[ "$got" -le "$bound" ] || fail "$got requests in flight with nr_requests $LIMIT x $spaces"
 [ "$got" -ge 1 ] || fail "no request seen in flight"
 
 if [ -e "$q/smq/iosched/async_depth" ]; then
@@ -69,11 +77,11 @@ if [ -e "$q/smq/iosched/async_depth" ]; then
 	refuse "$q/smq/iosched/async_depth" $((max + 1))
 	say 2 >"$q/smq/iosched/async_depth" || fail "async_depth refused 2"
 	got=$(peak randwrite) || exit
-	say "async_depth 2: up to $got writes in flight"
-	[ "$got" -le 2 ] || fail "$got writes in flight with async_depth 2"
+	say "async_depth 2: up to $got writes in flight (at most $((2 * spaces)))"
+	[ "$got" -le $((2 * spaces)) ] || fail "$got writes in flight with async_depth 2 x $spaces"
 	got=$(peak randread) || exit
 	say "async_depth 2: up to $got sync reads in flight"
-	[ "$got" -gt 2 ] || fail "sync reads limited by async_depth ($got in flight)"
+	[ "$got" -gt $((2 * spaces)) ] || fail "sync reads limited by async_depth ($got in flight)"
 fi
 say "$max" >"$q/smq/nr_requests" || fail "cannot restore nr_requests $max"
 exit 0
