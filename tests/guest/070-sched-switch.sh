@@ -14,9 +14,7 @@
 need_cmd fio
 need_dev
 
-name=${DEV##*/}
-sched=/sys/block/$name/smq/scheduler
-[ -e "$sched" ] || sched=/sys/block/$name/queue/scheduler
+sched=$(sched_file "$DEV")
 [ -w "$sched" ] || skip "$DEV has no scheduler file"
 names=$(tr -d '[]' <"$sched")
 [ "$(say "$names" | wc -w)" -ge 2 ] || skip "only one scheduler ($names) for $DEV"

@@ -14,8 +14,7 @@ need_cmd fio
 need_dev
 
 name=${DEV##*/}
-sched=/sys/block/$name/smq/scheduler
-[ -e "$sched" ] || sched=/sys/block/$name/queue/scheduler
+sched=$(sched_file "$DEV")
 want=
 for s in mq-deadline deadline; do
 	grep -qw "$s" "$sched" 2>/dev/null && want=$s && break

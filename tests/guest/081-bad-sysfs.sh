@@ -13,16 +13,6 @@ need_dev
 q=/sys/block/${DEV##*/}
 [ -d "$q/smq" ] || skip "$DEV is not an smq disk"
 
-# refuse FILE VALUE: the write must fail and the file keep its value.
-refuse() {
-	_old=$(cat "$1")
-	if say "$2" >"$1" 2>/dev/null; then
-		fail "$1 accepted '$2'"
-	fi
-	[ "$(cat "$1")" = "$_old" ] || fail "$1 changed after refusing '$2'"
-	say "refused: $2 > $1"
-}
-
 # accept FILE VALUE EXPECTED-READBACK
 accept() {
 	say "$2" >"$1" || fail "$1 refused '$2'"

@@ -28,14 +28,6 @@ if [ "$(cat "$q/smq/queue_mode")" = mq ] && [ "$(cat "$q/smq/host_tagset")" = 0 
 fi
 bound=$((LIMIT * spaces))
 
-# refuse FILE VALUE: the write fails and the value stays.
-refuse() {
-	_old=$(cat "$1")
-	! say "$2" >"$1" 2>/dev/null || fail "$1 accepted '$2'"
-	[ "$(cat "$1")" = "$_old" ] || fail "$1 changed after refusing '$2'"
-	say "refused: $2 > $1"
-}
-
 # peak RW: run fio (RW at iodepth 64) for 3 s; print the largest number of
 # requests in flight seen, sampled every 20 ms.
 peak() {

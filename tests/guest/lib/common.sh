@@ -16,6 +16,25 @@ say() { printf '%s\n' "$*"; }
 fail() { say "FAIL: $*" >&2; exit "$SMQ_FAIL"; }
 skip() { say "SKIP: $*"; exit "$SMQ_SKIP"; }
 
+# refuse FILE VALUE: writing VALUE to the sysfs FILE must fail and leave
+# the file's value as it was.
+refuse() {
+	_rf_old=$(cat "$1")
+	if say "$2" >"$1" 2>/dev/null; then
+		fail "$1 accepted '$2'"
+	fi
+	[ "$(cat "$1")" = "$_rf_old" ] || fail "$1 changed after refusing '$2'"
+	say "refused: $2 > $1"
+}
+
+# sched_file DEV: the disk's scheduler file: smq's smq/scheduler, else the
+# kernel's queue/scheduler.
+sched_file() {
+	_sf=/sys/block/${1##*/}/smq/scheduler
+	[ -e "$_sf" ] || _sf=/sys/block/${1##*/}/queue/scheduler
+	say "$_sf"
+}
+
 # need_cmd CMD...: skip the test unless every CMD exists in this guest.
 need_cmd() {
 	for _c in "$@"; do
