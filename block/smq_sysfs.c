@@ -161,16 +161,25 @@ static ssize_t scheduler_store(struct smq_queue *q, const char *page,
 	return ret ? ret : count;
 }
 
+/* Parse a value of file @name in min..max; a bad one is logged, -EINVAL. */
+static int smq_parse_uint(const char *page, unsigned int min, unsigned int max,
+			  const char *name, unsigned int *val)
+{
+	if (kstrtouint(page, 0, val) || *val < min || *val > max) {
+		pr_err("smq_blk: %s: invalid value '%.*s' (%u..%u)\n", name,
+		       (int)strcspn(page, "\n"), page, min, max);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static ssize_t smq_store_uint(const char *page, size_t count, unsigned int max,
 			      const char *name, unsigned int *val)
 {
 	unsigned int v;
 
-	if (kstrtouint(page, 0, &v) || v > max) {
-		pr_err("smq_blk: %s: invalid value '%.*s' (0..%u)\n", name,
-		       (int)strcspn(page, "\n"), page, max);
+	if (smq_parse_uint(page, 0, max, name, &v))
 		return -EINVAL;
-	}
 	WRITE_ONCE(*val, v);
 	return count;
 }
@@ -209,11 +218,8 @@ static ssize_t nr_requests_store(struct smq_queue *q, const char *page,
 				       q->tag_set->queue_depth;
 	unsigned int v;
 
-	if (kstrtouint(page, 0, &v) || v < 1 || v > max) {
-		pr_err("smq_blk: nr_requests: invalid value '%.*s' (1..%u)\n",
-		       (int)strcspn(page, "\n"), page, max);
+	if (smq_parse_uint(page, 1, max, "nr_requests", &v))
 		return -EINVAL;
-	}
 	if (q->legacy)
 		smq_legacy_set_nr_requests(q, v);
 	else
