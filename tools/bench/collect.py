@@ -244,11 +244,37 @@ def collect(plan, bench_dirs, config, boots=None):
             st = "incomplete"
         cb = parse_counters(_read(os.path.join(d, "counters.before")))
         ca = parse_counters(_read(os.path.join(d, "counters.after")))
+        for fig in reps:
+            fig["round"] = p.round
         js.update(status=st, jobs_total=jobs_total,
                   fio_cmd=(_read(os.path.join(d, "fio.cmd")) or "").strip(),
                   reps=reps, summary=summary_of(reps) if reps else None,
                   counters={"before": cb, "after": ca,
                             "delta": {k: ca[k] - cb.get(k, 0) for k in ca}})
-        points.append(js)
+        points.append((p, js))
     return {"format": "smq-bench-1", "config": config, "notes": plan.notes,
-            "boots": boots or [], "setups": setups, "points": points}
+            "boots": boots or [], "setups": setups, "points": merge_rounds(points)}
+
+
+def merge_rounds(points):
+    """One entry per measured point: the copies Plan.interleave made of a
+    point (one per round) folded into it: every run of every round in
+    reps[] (each with its round), the summary over all of them, the counter
+    deltas summed, and the worst status."""
+    out, by_base = [], {}
+    for p, js in points:
+        if p.base not in by_base:
+            js["rounds"] = [{"round": p.round, "setup": js["setup"], "status": js["status"]}]
+            by_base[p.base] = js
+            out.append(js)
+            continue
+        m = by_base[p.base]
+        m["rounds"].append({"round": p.round, "setup": js["setup"], "status": js["status"]})
+        m["reps"].extend(js["reps"])
+        if m["status"] == "ok" and js["status"] != "ok":
+            m["status"] = js["status"]
+        delta = m["counters"]["delta"]
+        for k, v in js["counters"]["delta"].items():
+            delta[k] = delta.get(k, 0) + v
+        m["summary"] = summary_of(m["reps"]) if m["reps"] else None
+    return out

@@ -53,8 +53,10 @@ class Experiment:
     title = ""
     seed = ""
     about = ""
-    seconds, reps = 5, 3  # defaults per point; quick mode:
-    quick_seconds, quick_reps = 2, 3
+    # Defaults per point: fio runs of `seconds`, `reps` back to back, the
+    # whole plan run `rounds` times (Plan.interleave); quick mode:
+    seconds, reps, rounds = 5, 1, 3
+    quick_seconds, quick_reps, quick_rounds = 2, 3, 1
 
     def build(self, ctx):
         raise NotImplementedError
@@ -551,7 +553,7 @@ class Latency(Experiment):
              "/proc/slabinfo before loading and after the disks appeared (caches "
              "dropped), for 4 hosts x 1 LUN and can_queue 16, 4 hosts x 1 LUN and "
              "can_queue 192, 4 hosts x 8 LUNs and can_queue 16 (2 reply queues "
-             "each, no data kept), each measured reps times: per LUN = (8-LUN - "
+             "each, no data kept), each measured reps x rounds times: per LUN = (8-LUN - "
              "1-LUN) / 28, per tag = (192 - 16) / (4 hosts x 2 queues x 176).")
     MODES = [("mq", "smq mq", lambda: smq(mq=True, sched="none")),
              ("legacy", "smq legacy", lambda: smq(mq=False, sched="noop")),
@@ -571,7 +573,7 @@ class Latency(Experiment):
             plan.point(s, mode, {"qd": 1}, 1,
                        {"rw": "randread", "bs": "4k", "iodepth": 1, "norandommap": True},
                        "%s QD1 4k" % label)
-        for rep in range(1, ctx.reps + 1):  # memory: reps rounds, interleaved
+        for rep in range(1, ctx.reps * ctx.rounds + 1):  # memory: interleaved rounds
             for mode, _, cfg in self.MEM_STACKS:
                 for g, n, cq in self.GEOMS:
                     s = plan.setup(cfg(n, cq), mem=True)
@@ -666,8 +668,10 @@ class Selftest(Experiment):
     about = ("Two points (smq mq, scsi_debug; randread 1k iodepth 32, 1 job), "
              "for `make check`: proves the whole chain (plan, guest, fio JSON, "
              "table, plot, compare) works.")
-    seconds, reps = 1, 2
-    quick_seconds, quick_reps = 1, 2
+    # two rounds of one run: the self-test also covers Plan.interleave and
+    # the merge of the rounds in collect.py
+    seconds, reps, rounds = 1, 1, 2
+    quick_seconds, quick_reps, quick_rounds = 1, 1, 2
     MODES = [("mq", "smq mq", lambda: smq(sched="none")),
              ("scsi_debug", "scsi_debug", lambda: scsi_debug(sched="none"))]
 

@@ -47,6 +47,8 @@ class Point:
         self.jobs = jobs  # fio jobs per disk
         self.fio = fio  # fio options, e.g. {"rw": "randread", "bs": "1k"}
         self.label = label
+        self.base = pid  # the point this one repeats (Plan.interleave)
+        self.round = 1
 
     def fio_args(self):
         args = []
@@ -80,6 +82,32 @@ class Plan:
         p = Point(len(self.points), setup, mode, key, jobs, dict(fio), label)
         self.points.append(p)
         return p
+
+    def interleave(self, rounds):
+        """Run every setup that has points ROUNDS times, the whole list once
+        per round (s0 s1 .. sN, s0 s1 .. sN, ...), so that the runs of the
+        modes compared at a point are spread over the run instead of
+        back to back: a slow stretch of the host then lowers every mode a
+        little rather than one mode a lot. The copies get their own setup
+        and point ids; a copy's point keeps the id of the point it repeats
+        in .base (collect.py merges them back). Setups without points (the
+        memory snapshots) run once."""
+        if rounds <= 1:
+            return
+        measured = [s for s in self.setups if any(p.setup is s for p in self.points)]
+        setups, points = list(self.setups), list(self.points)
+        for r in range(2, rounds + 1):
+            for s in measured:
+                c = Setup("%sr%d" % (s.sid, r), s.stack, s.spec, s.disks,
+                          dict(s.params), {k: v for k, v in s.extras.items() if k != "mem"})
+                setups.append(c)
+                for p in self.points:
+                    if p.setup is s:
+                        q = Point(len(points), c, p.mode, p.key, p.jobs, p.fio,
+                                  "%s (round %d/%d)" % (p.label, r, rounds))
+                        q.base, q.round = p.pid, r
+                        points.append(q)
+        self.setups, self.points = setups, points
 
     def drop_stacks(self, stacks):
         """Remove the setups (and their points) of STACKS (e.g. no smq build)."""

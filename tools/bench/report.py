@@ -96,16 +96,23 @@ def spread_line(r):
         s = (p.get("summary") or {}).get("iops")
         if p["status"] == "ok" and s:
             sp.append((s["spread_pct"], p["label"]))
-    reps = r.config["reps"]
+    reps = runs(r.config)
     if not sp:
         return "no point finished\n"
     if reps < 2:
         return "1 repetition per point: no spread measured (use -r 3)\n"
     sp.sort()
     med = sp[len(sp) // 2][0]
-    return ("IOPS: median of %d runs of %d s per point; spread (max-min)/median: "
-            "median %.1f%%, worst %.1f%% (%s)\n" % (reps, r.config["seconds"], med,
+    rounds = r.config.get("rounds", 1)
+    how = (" (%d rounds over all setups, interleaved)" % rounds) if rounds > 1 else ""
+    return ("IOPS: median of %d runs of %d s per point%s; spread (max-min)/median: "
+            "median %.1f%%, worst %.1f%% (%s)\n" % (reps, r.config["seconds"], how, med,
                                                    sp[-1][0], sp[-1][1]))
+
+
+def runs(config):
+    """fio runs per point: reps per round times rounds."""
+    return config["reps"] * config.get("rounds", 1)
 
 
 def header(r, title):
@@ -148,7 +155,7 @@ def compare(a, b):
     for name, c in (("A", ca), ("B", cb)):
         out.append("%s: %s%s, %s, %s vCPUs, %d x %d s, %s" % (
             name, c["experiment"], " (quick)" if c.get("quick") else "", c.get("release"),
-            c["vcpus"], c["reps"], c["seconds"], c["date"]))
+            c["vcpus"], runs(c), c["seconds"], c["date"]))
     for k in ("experiment", "release", "vcpus", "mem_mib", "seconds"):
         if ca.get(k) != cb.get(k):
             out.append("note: %s differs (%s vs %s)" % (k, ca.get(k), cb.get(k)))
@@ -222,7 +229,7 @@ def validate(doc, table_text=None, plot_path=None):
         missing.append("guest release %s" % c.get("release"))
     checks.append((not missing, "configuration complete%s" % (
         ": missing " + ", ".join(missing) if missing else
-        " (%s, %s vCPUs, %s x %s s)" % (c["release"], c["vcpus"], c["reps"], c["seconds"]))))
+        " (%s, %s vCPUs, %s x %s s)" % (c["release"], c["vcpus"], runs(c), c["seconds"]))))
     bad = ["%s %s (%s)" % (s["id"], s["spec"], s.get("status")) for s in doc.get("setups", [])
            if s.get("status") != "ok" or not s.get("modules")]
     checks.append((doc.get("setups") and not bad, "%d setups up and down, module "
@@ -231,17 +238,18 @@ def validate(doc, table_text=None, plot_path=None):
     bad = []
     for p in doc.get("points", []):
         reps = p.get("reps") or []
-        ok = (p.get("status") == "ok" and len(reps) == c.get("reps")
+        ok = (p.get("status") == "ok" and len(reps) == runs(c)
               and all(r["iops"] > 0 and r["cpu_pct"] > 0 and r.get("fio") and
                       r["fio"]["jobs"][0].get("job options") is not None and
                       r.get("guest_busy_pct") is not None for r in reps)
+              and {r.get("round", 1) for r in reps} == set(range(1, c.get("rounds", 1) + 1))
               and p.get("fio_cmd", "").startswith("fio ")
               and (p.get("summary") or {}).get("iops"))
         if not ok:
             bad.append("%s (%s, %d runs)" % (p["label"], p.get("status"), len(reps)))
     checks.append((doc.get("points") and not bad,
-                   "%d points with %s runs each: IOPS, CPU, raw fio JSON%s" % (
-                       len(doc.get("points", [])), c.get("reps"),
+                   "%d points with %s runs each (%s round(s)): IOPS, CPU, raw fio JSON%s" % (
+                       len(doc.get("points", [])), runs(c), c.get("rounds", 1),
                        ": incomplete " + "; ".join(bad) if bad else "")))
     if table_text is not None:
         checks.append((table_text.strip() and "n/a" not in table_text,
