@@ -8,8 +8,12 @@
 # "# timeout:" + 30 s. Streams the guests' consoles (with the runner's
 # PASS/FAIL/SKIP lines) and prints, last, "N passed, N failed, N skipped"
 # over all lines (a boot that did not finish counts as one more failure).
+# A guest whose kernel dies before its init reports SMQ-BOOTED (nothing of
+# smq loaded yet) is booted once more; its first output stays in DIR.no-boot.
 # Exit status 1 if anything failed.
 # Output: DIR (default results/suite/<time>-<release>), one subdirectory per line.
+# SMQ_GUEST_APPEND in the environment: more kernel command-line arguments
+# for every boot (e.g. kfence.sample_interval=10).
 set -euo pipefail
 # shellcheck source=tools/lib/smq.sh
 . "$(dirname "$0")/../lib/smq.sh"
@@ -59,6 +63,14 @@ boot_limit() {
 	echo "$limit"
 }
 
+# boot_line DIR: one guest for the current suite line (target, tests, cpus,
+# append), output in DIR; run.sh's exit status.
+boot_line() {
+	"$SMQ_TOOLS/vm/run.sh" -k "$rel" -c "$cpus" ${mods:+-M "$mods"} -a "$append" \
+		-t "$(boot_limit "${tests[@]}")" \
+		-o "$1" -- sh tests/guest/run-tests.sh "$target" "${tests[@]}"
+}
+
 passed=0 failed=0 skipped=0 n=0
 while read -r -a words; do
 	[[ ${#words[@]} -gt 0 && "${words[0]}" != \#* ]] || continue
@@ -72,12 +84,19 @@ while read -r -a words; do
 	[[ "$target" =~ (^|[:,])VCPUS=([0-9]+) ]] && cpus="${BASH_REMATCH[2]}"
 	# SLUB=FLAGS boots it with slub_debug=FLAGS (e.g. FZP: poison freed
 	# objects, so a use after free shows at once).
-	append=""
-	[[ "$target" =~ (^|[:,])SLUB=([A-Z]+) ]] && append="slub_debug=${BASH_REMATCH[2]}"
+	append="${SMQ_GUEST_APPEND:-}"
+	[[ "$target" =~ (^|[:,])SLUB=([A-Z]+) ]] && append+=" slub_debug=${BASH_REMATCH[2]}"
 	rc=0
-	"$SMQ_TOOLS/vm/run.sh" -k "$rel" -c "$cpus" ${mods:+-M "$mods"} -a "$append" \
-		-t "$(boot_limit "${tests[@]}")" \
-		-o "$dir" -- sh tests/guest/run-tests.sh "$target" "${tests[@]}" || rc=$?
+	boot_line "$dir" || rc=$?
+	if ((rc != 0)) && ! grep -q '^SMQ-BOOTED ' "$dir/ctl.log" 2>/dev/null; then
+		# The kernel died before the guest's init ran (nothing of ours
+		# loaded yet: e.g. a TCG flake in early boot): boot once more.
+		mv "$dir" "$dir.no-boot"
+		smq_log "suite line $n [$target]: the guest did not boot (status $rc; console:" \
+			"$dir.no-boot/console.log): booting it again"
+		rc=0
+		boot_line "$dir" || rc=$?
+	fi
 	# The verdicts as streamed on the control channel (complete even if the
 	# guest hung afterwards), else from the shipped results.
 	res="$dir/output.txt"

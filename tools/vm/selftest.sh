@@ -7,7 +7,9 @@
 #            that made the kernel log a WARNING (dmesg gate) as it should;
 #   hang     a guest that hangs is killed at its wall-clock limit (20 s) and
 #            reported as a failure (status 124), not waited on;
-#   panic    a guest whose kernel panics is reported as a failure (125).
+#   panic    a guest whose kernel panics is reported as a failure (125);
+#   no-boot  run-suite.sh boots a suite line whose kernel dies before the
+#            guest's init once more, and still counts it as a failure.
 # Prints "N passed, N failed" last; exit status 1 if anything failed.
 set -euo pipefail
 # shellcheck source=tools/lib/smq.sh
@@ -17,13 +19,15 @@ spec="${1:-$SMQ_DEFAULT_KVER}"
 out="${SMQ_SELFTEST_OUT:-$SMQ_RESULTS/selftest/$(smq_timestamp)}"
 passed=0 failed=0
 
-verdict() { # OK NAME DETAIL
-	if [[ "$1" == 1 ]]; then
+verdict() { # OK NAME DETAIL...
+	local ok="$1" name="$2"
+	shift 2
+	if [[ "$ok" == 1 ]]; then
 		passed=$((passed + 1))
-		echo "PASS vm-selftest-$2: $3"
+		echo "PASS vm-selftest-$name: $*"
 	else
 		failed=$((failed + 1))
-		echo "FAIL vm-selftest-$2: $3"
+		echo "FAIL vm-selftest-$name: $*"
 	fi
 }
 
@@ -60,6 +64,22 @@ verdict "$((rc == 124 && secs < 45))" hang "hung guest: status $rc after ${secs}
 # 3. A kernel panic is reported, not mistaken for success.
 run panic 120 'echo c >/proc/sysrq-trigger; sleep 100'
 verdict "$((rc == 125))" panic "panicking guest: status $rc (want 125)"
+
+# 4. A suite line whose guest never boots is booted again, then failed.
+suite="$out/no-boot.suite"
+mkdir -p "$out"
+echo "none 001-smq-modules" >"$suite"
+rc=0
+SMQ_GUEST_APPEND="rdinit=/nonexistent" "$SMQ_TOOLS/vm/run-suite.sh" -k "$spec" -M none \
+	-o "$out/no-boot" "$suite" >"$out/no-boot.log" 2>&1 || rc=$?
+ok=0
+if ((rc == 1)) && [[ -d "$out/no-boot/01-none.no-boot" && -d "$out/no-boot/01-none" ]] &&
+	grep -q 'did not boot .*booting it again' "$out/no-boot.log" &&
+	grep -qx '0 passed, 1 failed, 0 skipped' "$out/no-boot.log"; then
+	ok=1
+fi
+verdict "$ok" no-boot "suite line whose kernel died in early boot: booted twice, counted" \
+	"failed (status $rc; see $out/no-boot.log)"
 
 echo "$passed passed, $failed failed"
 ((failed == 0))
