@@ -4,9 +4,12 @@ into the run's JSON document: every fio figure of every repetition (the raw
 fio JSON included), medians and spreads, counter deltas, memory snapshots,
 and the configuration."""
 
+import gzip
 import json
 import os
 import statistics
+
+import gdbsample
 
 PERCENTILES = ("50", "90", "99", "99.9")
 HCTX_COUNTERS = ("busy", "dispatched", "direct", "queued", "runs")
@@ -278,3 +281,28 @@ def merge_rounds(points):
             delta[k] = delta.get(k, 0) + v
         m["summary"] = summary_of(m["reps"]) if m["reps"] else None
     return out
+
+
+def add_profiles(doc, plan, bench_dirs, samples):
+    """--profile: each point's "profile" (gdbsample.profile) from the pcs
+    sampled during its fio runs (SAMPLES: plan point id -> pcs), symbolized
+    with the kernel's symbols and those of the modules as its setup loaded
+    them (so the rounds of a point, with modules at new addresses each
+    time, are symbolized apart and then summed)."""
+    core = {}
+    names = {}
+    for p in plan.points:
+        d = bench_dirs.get(p.setup.sid)
+        if d is None:
+            continue
+        if d not in core:
+            try:
+                with gzip.open(os.path.join(d, "kallsyms.gz"), "rt") as f:
+                    core[d] = f.read()
+            except OSError:
+                core[d] = ""
+        syms = gdbsample.Symbols(core[d], _read(os.path.join(d, "setups", p.setup.sid,
+                                                             "kallsyms")))
+        names.setdefault(p.base, []).extend(syms.lookup(pc) for pc in samples.get(p.pid, []))
+    for js in doc["points"]:
+        js["profile"] = gdbsample.profile(names.get(js["id"], []))

@@ -24,6 +24,10 @@
 # repN.err, stat.N.before/after, counters.before/after). Progress goes to the
 # console and, as "SMQ-OUT BENCH-POINT PID STATUS IOPS CPU%" and
 # "SMQ-OUT BENCH-SETUP SID STATUS" lines, to the control channel.
+# BENCH_PROFILE=1: "SMQ-OUT BENCH-RUN PID REP" and "BENCH-RUN-END PID REP"
+# around every fio run (the host samples the vCPUs in between, see
+# gdbsample.py), the kernel's text symbols in kallsyms.gz and each setup's
+# module symbols in setups/SID/kallsyms.
 # Each setup runs in its own process under a time limit; after one that hung
 # or made the kernel report a lockup/BUG/Oops the rest are not run.
 #   guest-points.sh                all setups of the plan
@@ -38,6 +42,7 @@ export SMQ_GUEST_DIR
 : "${BENCH_SECONDS:=3}"
 : "${BENCH_REPS:=3}"
 : "${BENCH_WARMUP:=1}"
+: "${BENCH_PROFILE:=0}"
 : "${BENCH_FIO:=--ioengine=libaio --direct=1 --time_based --group_reporting --lat_percentiles=1 --percentile_list=50:90:99:99.9 --eta=never --output-format=json}"
 out=/results/bench
 plan=/tmp/bench.plan
@@ -202,11 +207,13 @@ run_point() {
 	_p_r=1
 	while [ "$_p_r" -le "$BENCH_REPS" ]; do
 		head -n 1 /proc/stat >"$_p_d/stat.$_p_r.before"
+		[ "$BENCH_PROFILE" = 1 ] && ctl "BENCH-RUN $_p_id $_p_r"
 		# shellcheck disable=SC2086 # word splitting of the fio arguments
 		$_p_cmd --output="$_p_d/rep$_p_r.json" >"$_p_d/rep$_p_r.err" 2>&1 || {
 			_p_st=failed
 			cat "$_p_d/rep$_p_r.err"
 		}
+		[ "$BENCH_PROFILE" = 1 ] && ctl "BENCH-RUN-END $_p_id $_p_r"
 		head -n 1 /proc/stat >"$_p_d/stat.$_p_r.after"
 		if [ "$_p_st" = ok ]; then
 			_p_iops="$_p_iops $(fio_sum "$_p_d/rep$_p_r.json" iops)"
@@ -265,6 +272,8 @@ run_setup() {
 	say "== setup $1: $_s_spec ($_s_extras): $DEVS"
 	[ "$_s_mem" = 1 ] && mem_snapshot "$_s_d/mem.after"
 	module_params >"$_s_d/params"
+	# The modules' text symbols where this setup loaded them (profiling).
+	[ "$BENCH_PROFILE" = 1 ] && grep -E '^[0-9a-f]+ [tT] .*\[' /proc/kallsyms >"$_s_d/kallsyms"
 	describe_disks >"$_s_d/disks"
 	_s_st=0
 	awk -F'\t' -v s="$1" '$1 == "point" && $3 == s' "$plan" >"$_s_d/points"
@@ -291,6 +300,8 @@ cp "$plan" "$out/plan"
 	say "cpu_model $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
 	say "cmdline $(cat /proc/cmdline)"
 } >"$out/guest.info"
+# The kernel's own text symbols (profiling: the host samples the vCPUs).
+[ "$BENCH_PROFILE" = 1 ] && grep -E '^[0-9a-f]+ [tT] [^[]*$' /proc/kallsyms | gzip -c >"$out/kallsyms.gz"
 rc=0 broken=
 # shellcheck disable=SC2013 # setup ids are single words
 for sid in $(awk -F'\t' '$1 == "setup" { print $2 }' "$plan"); do

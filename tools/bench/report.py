@@ -251,6 +251,22 @@ def validate(doc, table_text=None, plot_path=None):
                    "%d points with %s runs each (%s round(s)): IOPS, CPU, raw fio JSON%s" % (
                        len(doc.get("points", [])), runs(c), c.get("rounds", 1),
                        ": incomplete " + "; ".join(bad) if bad else "")))
+    if c.get("profile"):
+        bad = []
+        stacks = {st["id"]: st["stack"] for st in doc.get("setups", [])}
+        for p in doc.get("points", []):
+            prof = p.get("profile") or {}
+            mods = prof.get("modules", {})
+            want = ["kernel"]
+            if stacks.get(p.get("setup"), "").startswith("smq-"):
+                want += ["smq_blk", "smq_scsi", "smq_sas"]
+            if prof.get("samples", 0) < 10 or any(m not in mods for m in want):
+                bad.append("%s (%d samples in %s)" % (p["label"], prof.get("samples", 0),
+                                                      ", ".join(mods) or "nothing"))
+        checks.append((doc.get("points") and not bad,
+                       "profile: every point sampled, symbolized to the kernel and, on "
+                       "smq's points, to smq's three modules%s" % (
+                           ": not " + "; ".join(bad) if bad else "")))
     if table_text is not None:
         checks.append((table_text.strip() and "n/a" not in table_text,
                        "table.txt renders (no n/a cells)"))
@@ -258,3 +274,28 @@ def validate(doc, table_text=None, plot_path=None):
         checks.append((os.path.isfile(plot_path) and os.path.getsize(plot_path) > 1000,
                        "plot.png written"))
     return checks
+
+
+# ---- profile ---------------------------------------------------------------
+
+def profiles(doc, top=12):
+    """profile.txt of a --profile run: per point, where the vCPUs were
+    (share of the samples per module, then the TOP functions)."""
+    c = doc["config"]
+    out = ["profile: %s, %s, %s vCPUs: every vCPU's pc sampled through QEMU's "
+           "gdbstub during the fio runs (TCG: ranks functions, does not time "
+           "them; the IOPS of a profiled run are lower)\n" % (
+               c["experiment"], c.get("release"), c["vcpus"])]
+    for p in doc["points"]:
+        prof = p.get("profile") or {}
+        out.append("== %s: %s IOPS, %d samples" % (
+            p["label"], kiops(p["summary"]["iops"]["median"]) + "k"
+            if p.get("summary") else p["status"], prof.get("samples", 0)))
+        if not prof.get("samples"):
+            out.append("")
+            continue
+        out.append("   " + ", ".join("%s %.1f%%" % kv for kv in prof["modules"].items()))
+        for name, mod, share in prof["functions"][:top]:
+            out.append("   %5.1f%%  %-40s %s" % (share, name, mod))
+        out.append("")
+    return "\n".join(out) + "\n"

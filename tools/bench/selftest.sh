@@ -3,9 +3,11 @@
 #
 # selftest.sh RELEASE [MODULES-DIR|none] [OUT]: the bench's quick test (part
 # of `make check`, ~1 min): runs the two-point `selftest` experiment (smq mq
-# and scsi_debug, one LUN, 2 runs of 1 s each) in one guest, then
-# `bench validate`: the JSON has the configuration and every figure of every
-# run, every setup and point finished, table.txt renders without holes,
+# and scsi_debug, one LUN, 2 interleaved rounds of one 1 s run) in one guest,
+# profiled (--profile), then `bench validate`: the JSON has the configuration
+# and every figure of every run of both rounds, every setup and point
+# finished, each point's samples resolve to the kernel (and smq's points to
+# smq's modules), table.txt renders without holes,
 # plot.png exists (when gnuplot is installed) and `bench compare` of the run
 # with itself gives ratios of 1.00. Prints "N passed, N failed" last (a
 # skip when MODULES-DIR is none: the build failed, which counts already).
@@ -22,7 +24,7 @@ if [[ "$mods" == none ]]; then
 	echo "0 passed, 0 failed, 1 skipped"
 	exit 0
 fi
-"$SMQ_TOOLS/bench/bench" selftest -k "$rel" -M "$mods" --no-setup -o "$out" || rc=$?
+"$SMQ_TOOLS/bench/bench" selftest -k "$rel" -M "$mods" --no-setup --profile -o "$out" || rc=$?
 if [[ ! -f "$out/results.json" ]]; then
 	echo "FAIL bench-selftest: no results.json (bench status $rc; see $out/guest/console.log)"
 	echo "0 passed, 1 failed"

@@ -18,6 +18,7 @@
 #   -M DIR      directory of smq modules (default build/<release>, from its
 #               modules.order); -M none ships none
 #   -a ARGS     extra kernel command line
+#   -g PORT     QEMU's gdbstub on 127.0.0.1:PORT (the bench's --profile)
 #   -q          do not stream the console here (it is still logged)
 #
 # Exit status: COMMAND's; 124 if the guest hit the time limit; 125 if it
@@ -29,12 +30,12 @@ set -euo pipefail
 SHIP_DIRS=(tests/guest tools/vm/guest tools/bench)
 BASE_APPEND="console=ttyS0 quiet panic=-1 log_buf_len=8M"
 
-usage() { sed -n '4,25s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+usage() { sed -n '4,26s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 
 spec="$SMQ_DEFAULT_KVER" cpus=2 mem=2048 limit=900 out="" script="" mods=""
-append="" quiet=0
+append="" quiet=0 gdb=()
 envs=()
-while getopts ":k:c:m:t:o:s:e:M:a:qh" opt; do
+while getopts ":k:c:m:t:o:s:e:M:a:g:qh" opt; do
 	case "$opt" in
 	k) spec="$OPTARG" ;;
 	c) cpus="$OPTARG" ;;
@@ -45,6 +46,7 @@ while getopts ":k:c:m:t:o:s:e:M:a:qh" opt; do
 	e) envs+=("$OPTARG") ;;
 	M) mods="$OPTARG" ;;
 	a) append="$OPTARG" ;;
+	g) gdb=(-gdb "tcp:127.0.0.1:$OPTARG") ;;
 	q) quiet=1 ;;
 	*) usage ;;
 	esac
@@ -126,7 +128,7 @@ boot() {
 		-nographic -no-reboot -nodefaults -bios qboot.rom \
 		-chardev "$con" -serial chardev:con \
 		-chardev "file,id=ctl,path=$out/ctl.log" -serial chardev:ctl \
-		</dev/null &
+		"${gdb[@]}" </dev/null &
 	qpid=$!
 	# Wait; once the command has ended, give the guest SHIP_GRACE seconds.
 	local ended=""
