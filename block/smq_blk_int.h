@@ -172,6 +172,9 @@ enum {
  * @max_segment_size: largest segment
  * @write_cache: the device has a volatile write cache (flushes matter)
  * @fua: the device honours FUA
+ * @plug_cache: per CPU, one plug batch kept for reuse (smq_get_plug()), so
+ *	the block core's per-bio plug costs no allocation; taken and put back
+ *	with this_cpu_xchg()/this_cpu_cmpxchg(), no lock
  */
 struct smq_queue {
 	struct smq_tag_set *tag_set;
@@ -208,6 +211,7 @@ struct smq_queue {
 	unsigned int max_segment_size;
 	bool write_cache;
 	bool fua;
+	struct smq_plug_cb * __percpu *plug_cache;
 };
 
 /**

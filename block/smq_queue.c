@@ -248,10 +248,22 @@ static int smq_init_mq(struct smq_queue *q)
 	return 0;
 }
 
+static void smq_free_plug_cache(struct smq_queue *q)
+{
+	unsigned int cpu;
+
+	if (!q->plug_cache)
+		return;
+	for_each_possible_cpu(cpu)
+		kfree(*per_cpu_ptr(q->plug_cache, cpu));
+	free_percpu(q->plug_cache);
+}
+
 static void smq_queue_free(struct smq_queue *q)
 {
 	if (q->hctxs)
 		smq_free_hctxs(q);
+	smq_free_plug_cache(q);
 	free_percpu(q->queue_ctx);
 	percpu_ref_exit(&q->q_usage_counter);
 	kfree(q);
@@ -295,7 +307,10 @@ struct smq_queue *smq_queue_create(struct smq_tag_set *set, void *queuedata)
 		kfree(q);
 		return ERR_PTR(ret);
 	}
-	if (set->flags & SMQ_SET_LEGACY)
+	q->plug_cache = alloc_percpu(struct smq_plug_cb *);
+	if (!q->plug_cache)
+		ret = -ENOMEM;
+	else if (set->flags & SMQ_SET_LEGACY)
 		ret = smq_legacy_init_queue(q);
 	else
 		ret = smq_init_mq(q);

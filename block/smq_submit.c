@@ -106,35 +106,70 @@ static bool smq_attempt_ctx_merge(struct smq_queue *q, struct bio *bio,
 	return merged;
 }
 
+/*
+ * Keep @plug for the next plug on this CPU, or free it when one is kept
+ * already.  The caller still holds a queue reference (a request of the
+ * batch, or the bio being submitted).
+ */
+static void smq_put_plug(struct smq_queue *q, struct smq_plug_cb *plug)
+{
+	if (this_cpu_cmpxchg(*q->plug_cache, NULL, plug))
+		kfree(plug);
+}
+
 static void smq_unplug(struct blk_plug_cb *cb, bool from_schedule)
 {
 	struct smq_plug_cb *plug = container_of(cb, struct smq_plug_cb, cb);
 	struct smq_queue *q = cb->data;
+	LIST_HEAD(list);
 
-	if (plug->count && q->legacy)
-		smq_legacy_issue_list(q, &plug->list, from_schedule);
-	else if (plug->count)
-		smq_issue_list(q, &plug->list, from_schedule);
-	kfree(plug);
+	if (!plug->count) {
+		/* Nothing queued, so maybe no queue reference either: no q. */
+		kfree(plug);
+		return;
+	}
+	/* Back to the cache first: once issued, the requests may complete. */
+	list_splice_init(&plug->list, &list);
+	smq_put_plug(q, plug);
+	if (q->legacy)
+		smq_legacy_issue_list(q, &list, from_schedule);
+	else
+		smq_issue_list(q, &list, from_schedule);
 }
 
 /**
  * smq_get_plug - the current task's plug batch for @q, if it plugs
- * @q: queue
+ * @q: queue, entered by the caller
+ *
+ * Like blk_check_plugged(), but a new batch comes from @q's per-CPU cache
+ * when it can: the block core plugs every bio it submits (__submit_bio())
+ * when the task does not plug already, so this runs once per I/O.
+ *
+ * Return: the batch, or NULL when the task does not plug (or no memory).
  */
 struct smq_plug_cb *smq_get_plug(struct smq_queue *q)
 {
-	struct blk_plug_cb *cb;
+	struct blk_plug *bplug = current->plug;
 	struct smq_plug_cb *plug;
+	struct blk_plug_cb *cb;
 
-	if (!current->plug)
+	if (!bplug)
 		return NULL;
-	cb = blk_check_plugged(smq_unplug, q, sizeof(*plug));
-	if (!cb)
-		return NULL;
-	plug = container_of(cb, struct smq_plug_cb, cb);
-	if (!plug->list.next)
-		INIT_LIST_HEAD(&plug->list);
+	list_for_each_entry(cb, &bplug->cb_list, list) {
+		if (cb->callback == smq_unplug && cb->data == q)
+			return container_of(cb, struct smq_plug_cb, cb);
+	}
+	plug = this_cpu_xchg(*q->plug_cache, NULL);
+	if (!plug) {
+		plug = kmalloc(sizeof(*plug), GFP_NOWAIT | __GFP_NOWARN);
+		if (!plug)
+			return NULL;
+	}
+	plug->cb.callback = smq_unplug;
+	plug->cb.data = q;
+	INIT_LIST_HEAD(&plug->list);
+	plug->count = 0;
+	list_add(&plug->cb.list, &bplug->cb_list);
 	return plug;
 }
 

@@ -208,10 +208,10 @@ class Symbols:
         return (name, mod)
 
 
-def profile(names, top=20):
+def profile(names, top=None):
     """Profile of NAMES ((function, module) per sample, Symbols.lookup):
     {"samples": n, "modules": {mod: pct}, "functions": [[name, module,
-    pct], ...] (the TOP first)}."""
+    pct], ...] (the most sampled first; the TOP of them, or all)}."""
     if not names:
         return {"samples": 0, "modules": {}, "functions": []}
     funcs, mods = {}, {}
@@ -219,7 +219,7 @@ def profile(names, top=20):
         funcs[(name, mod)] = funcs.get((name, mod), 0) + 1
         mods[mod] = mods.get(mod, 0) + 1
     n = float(len(names))
-    ranked = sorted(funcs.items(), key=lambda kv: -kv[1])[:top]
+    ranked = sorted(funcs.items(), key=lambda kv: -kv[1])[:top]  # [:None]: all
     return {"samples": len(names),
             "modules": {m: round(100 * c / n, 1)
                         for m, c in sorted(mods.items(), key=lambda kv: -kv[1])},

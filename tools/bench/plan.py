@@ -109,6 +109,15 @@ class Plan:
                         points.append(q)
         self.setups, self.points = setups, points
 
+    def keep_points(self, regex):
+        """Keep only the points whose label matches REGEX (and their setups)."""
+        import re
+        self.points = [p for p in self.points if re.search(regex, p.label)]
+        used = {p.setup.sid for p in self.points}
+        self.setups = [s for s in self.setups if s.sid in used or s.extras.get("mem")]
+        for i, p in enumerate(self.points):
+            p.pid = p.base = i
+
     def drop_stacks(self, stacks):
         """Remove the setups (and their points) of STACKS (e.g. no smq build)."""
         self.setups = [s for s in self.setups if s.stack not in stacks]
