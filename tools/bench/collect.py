@@ -279,7 +279,9 @@ def merge_rounds(points):
         delta = m["counters"]["delta"]
         for k, v in js["counters"]["delta"].items():
             delta[k] = delta.get(k, 0) + v
-        m["summary"] = summary_of(m["reps"]) if m["reps"] else None
+    for m in out:
+        if len(m["rounds"]) > 1:
+            m["summary"] = summary_of(m["reps"]) if m["reps"] else None
     return out
 
 
@@ -289,20 +291,21 @@ def add_profiles(doc, plan, bench_dirs, samples):
     with the kernel's symbols and those of the modules as its setup loaded
     them (so the rounds of a point, with modules at new addresses each
     time, are symbolized apart and then summed)."""
-    core = {}
-    names = {}
+    core, syms, names = {}, {}, {}
     for p in plan.points:
         d = bench_dirs.get(p.setup.sid)
         if d is None:
             continue
-        if d not in core:
+        if d not in core:  # the kernel's symbols: once per boot
             try:
                 with gzip.open(os.path.join(d, "kallsyms.gz"), "rt") as f:
-                    core[d] = f.read()
+                    core[d] = gdbsample.parse_kallsyms(f.read())
             except OSError:
-                core[d] = ""
-        syms = gdbsample.Symbols(core[d], _read(os.path.join(d, "setups", p.setup.sid,
-                                                             "kallsyms")))
-        names.setdefault(p.base, []).extend(syms.lookup(pc) for pc in samples.get(p.pid, []))
+                core[d] = []
+        if p.setup.sid not in syms:  # the modules': once per setup
+            syms[p.setup.sid] = gdbsample.Symbols(core[d], gdbsample.parse_kallsyms(
+                _read(os.path.join(d, "setups", p.setup.sid, "kallsyms"))))
+        names.setdefault(p.base, []).extend(
+            syms[p.setup.sid].lookup(pc) for pc in samples.get(p.pid, []))
     for js in doc["points"]:
         js["profile"] = gdbsample.profile(names.get(js["id"], []))

@@ -4,8 +4,8 @@
 The guest has no perf (TCG has no PMU, and shipping perf would double the
 image), so the host samples instead: every PERIOD it stops the guest (the
 remote protocol's interrupt), reads every vCPU's instruction pointer and lets
-it go on. The guest dumps /proc/kallsyms; symbolize() turns the addresses
-into functions. Under TCG a sample counts where the emulated CPU spends
+it go on. The guest dumps /proc/kallsyms; Symbols.lookup() turns the
+addresses into functions. Under TCG a sample counts where the emulated CPU spends
 host time, which follows guest instruction counts closely enough to rank a
 data path's functions, not to time them.
 
@@ -173,27 +173,31 @@ IDLE = ("default_idle", "native_safe_halt", "pv_native_safe_halt", "mwait_idle",
         "acpi_safe_halt", "cpu_idle_poll", "default_idle_call", "acpi_idle_do_entry")
 
 
-class Symbols:
-    """Text symbols of /proc/kallsyms lines ("ADDR t NAME [MODULE]")."""
+def parse_kallsyms(text):
+    """The text symbols of /proc/kallsyms lines ("ADDR t NAME [MODULE]"),
+    sorted: [(addr, name, module or "kernel"), ...]."""
+    syms = []
+    for line in (text or "").splitlines():
+        f = line.split()
+        if len(f) < 3 or f[1] not in ("t", "T", "w", "W"):
+            continue
+        try:
+            addr = int(f[0], 16)
+        except ValueError:
+            continue
+        if addr:
+            syms.append((addr, f[2], f[3].strip("[]") if len(f) > 3 else "kernel"))
+    syms.sort()
+    return syms
 
-    def __init__(self, *texts):
-        syms = []
-        for text in texts:
-            for line in (text or "").splitlines():
-                f = line.split()
-                if len(f) < 3 or f[1] not in "tTwW":
-                    continue
-                try:
-                    addr = int(f[0], 16)
-                except ValueError:
-                    continue
-                if addr == 0:
-                    continue
-                mod = f[3].strip("[]") if len(f) > 3 else "kernel"
-                syms.append((addr, f[2], mod))
-        syms.sort()
-        self.addrs = [s[0] for s in syms]
-        self.syms = syms
+
+class Symbols:
+    """Address lookup over lists of parse_kallsyms() (each sorted)."""
+
+    def __init__(self, *lists):
+        # sorted runs: the sort merges them in linear time
+        self.syms = sorted(s for lst in lists for s in lst)
+        self.addrs = [s[0] for s in self.syms]
 
     def lookup(self, pc):
         """(function, module) of PC."""
