@@ -38,9 +38,13 @@ enum smq_probe {
 
 /* ---- targets ----------------------------------------------------------- */
 
+/* A target holds its host: a LUN's device may outlive the host's removal. */
 static void smq_target_release(struct device *dev)
 {
-	kfree(smq_dev_to_target(dev));
+	struct smq_scsi_target *t = smq_dev_to_target(dev);
+
+	put_device(&t->host->shost_gendev);
+	kfree(t);
 }
 
 const struct device_type smq_target_type = {
@@ -74,6 +78,7 @@ static struct smq_scsi_target *smq_target_get(struct smq_scsi_host *shost,
 	t->host = shost;
 	t->channel = channel;
 	t->id = id;
+	get_device(&shost->shost_gendev);	/* put by smq_target_release() */
 	device_initialize(&t->dev);
 	t->dev.parent = &shost->shost_gendev;
 	t->dev.type = &smq_target_type;
@@ -99,10 +104,16 @@ static void smq_target_reap(struct smq_scsi_target *t)
 
 /* ---- LUN objects ------------------------------------------------------- */
 
+/*
+ * The last reference to a LUN is gone: often an open disk closed after its
+ * host was removed.  The LUN holds its target, which holds the host, so
+ * sdev->host stays valid for as long as anyone can reach the LUN.
+ */
 static void smq_sdev_release(struct device *dev)
 {
 	struct smq_scsi_device *sdev = smq_dev_to_sdev(dev);
 
+	put_device(&sdev->sdev_target->dev);
 	kfree(sdev->inquiry);
 	kfree(sdev->vpd_pg80);
 	kfree(sdev->vpd_pg83);
@@ -144,6 +155,7 @@ static struct smq_scsi_device *smq_sdev_alloc(struct smq_scsi_target *t,
 	sdev->id = t->id;
 	sdev->lun = lun;
 	sdev->sdev_target = t;
+	get_device(&t->dev);	/* put by smq_sdev_release() */
 	INIT_LIST_HEAD(&sdev->siblings);
 	INIT_LIST_HEAD(&sdev->starved_entry);
 	atomic_set(&sdev->device_busy, 0);
