@@ -239,7 +239,17 @@ void smq_run_work_fn(struct work_struct *work)
  */
 void smq_run_hw_queue(struct smq_hw_ctx *hctx, bool async)
 {
-	if (!smq_hctx_has_work(hctx))
+	bool need_run;
+
+	/*
+	 * A scheduler switch frees the scheduler's data after quiescing,
+	 * which waits for RCU readers: look at it only inside one, and not
+	 * at all once quiesced (unquiescing runs the queue again).
+	 */
+	rcu_read_lock();
+	need_run = !smq_queue_quiesced(hctx->q) && smq_hctx_has_work(hctx);
+	rcu_read_unlock();
+	if (!need_run)
 		return;
 	if (async || !cpumask_test_cpu(raw_smp_processor_id(), hctx->cpumask)) {
 		mod_delayed_work_on(smq_hctx_next_cpu(hctx), smq_wq,

@@ -265,8 +265,9 @@ void smq_legacy_free_request(struct smq_request *rq)
 	if (waitqueue_active(&lq->wait))
 		wake_up(&lq->wait);
 	spin_unlock_irqrestore(&lq->queue_lock, flags);
-	smq_queue_exit(q);
+	/* The request's usage reference keeps @q alive until the run is kicked. */
 	smq_legacy_run_queue(q, in_hardirq() || irqs_disabled());
+	smq_queue_exit(q);
 }
 
 /* ---- dispatch ------------------------------------------------------- */
