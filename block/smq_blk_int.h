@@ -21,11 +21,18 @@ struct smq_legacy_queue;
 #define SMQ_DEFAULT_MAX_SEGMENTS	128
 #define SMQ_DEFAULT_MAX_SEGMENT_SIZE	65536
 
-/* smq_request.state */
+/*
+ * smq_request.state.  IN_FLIGHT -> COMPLETE is the driver's completion
+ * (smq_rq_claim()); IN_FLIGHT -> TIMED_OUT is the timeout scan's claim,
+ * during which a completion only marks TIMED_OUT -> TIMED_OUT_DONE and the
+ * scan delivers it if the handler gives the request back.
+ */
 enum {
 	SMQ_RQ_IDLE = 0,
 	SMQ_RQ_IN_FLIGHT,
 	SMQ_RQ_COMPLETE,
+	SMQ_RQ_TIMED_OUT,
+	SMQ_RQ_TIMED_OUT_DONE,
 };
 
 /**

@@ -78,14 +78,31 @@ EXPORT_SYMBOL_GPL(smq_complete_request);
  * smq_rq_claim - take ownership of an in-flight request's completion
  * @rq: request
  *
- * Exactly one of the driver's completion and a timeout handler wins.
+ * Exactly one of the driver's completion and the timeout handling wins.
+ * While the timeout scan holds the request (->timeout running) the
+ * completion is recorded instead, and delivered by the scan if the
+ * handler gives the request another period.
  *
  * Return: true for the winner, which must end or requeue the request.
  */
 bool smq_rq_claim(struct smq_request *rq)
 {
-	return cmpxchg(&rq->state, SMQ_RQ_IN_FLIGHT, SMQ_RQ_COMPLETE) ==
-	       SMQ_RQ_IN_FLIGHT;
+	int old = READ_ONCE(rq->state);
+
+	for (;;) {
+		switch (old) {
+		case SMQ_RQ_IN_FLIGHT:
+			if (try_cmpxchg(&rq->state, &old, SMQ_RQ_COMPLETE))
+				return true;
+			break;
+		case SMQ_RQ_TIMED_OUT:
+			if (try_cmpxchg(&rq->state, &old, SMQ_RQ_TIMED_OUT_DONE))
+				return false;
+			break;
+		default:
+			return false;
+		}
+	}
 }
 EXPORT_SYMBOL_GPL(smq_rq_claim);
 
@@ -111,7 +128,8 @@ void smq_start_request(struct smq_request *rq)
 								  rq->acct_start);
 	}
 	rq->deadline = jiffies + rq->timeout;
-	WRITE_ONCE(rq->state, SMQ_RQ_IN_FLIGHT);
+	/* The timeout scan reads the deadline of an IN_FLIGHT request. */
+	smp_store_release(&rq->state, SMQ_RQ_IN_FLIGHT);
 	smq_add_timer(rq);
 }
 EXPORT_SYMBOL_GPL(smq_start_request);

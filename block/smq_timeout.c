@@ -48,21 +48,63 @@ static void smq_scan_note_deadline(struct smq_timeout_scan *scan,
 	}
 }
 
+/* Whether the request seen in flight by the scan is past its deadline. */
+static bool smq_rq_expired(struct smq_request *rq, struct smq_timeout_scan *scan)
+{
+	unsigned long deadline;
+
+	if (READ_ONCE(rq->q) != scan->q)
+		return false;
+	/* Pairs with the release in smq_start_request(). */
+	if (smp_load_acquire(&rq->state) != SMQ_RQ_IN_FLIGHT)
+		return false;
+	deadline = READ_ONCE(rq->deadline);
+	if (time_before(jiffies, deadline)) {
+		smq_scan_note_deadline(scan, deadline);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Give a claimed request back to its driver.  A completion that came while
+ * the scan held it is delivered here, in the scan's context.
+ */
+static void smq_rq_unclaim(struct smq_request *rq)
+{
+	int old = cmpxchg(&rq->state, SMQ_RQ_TIMED_OUT, SMQ_RQ_IN_FLIGHT);
+
+	if (old == SMQ_RQ_TIMED_OUT_DONE &&
+	    cmpxchg(&rq->state, SMQ_RQ_TIMED_OUT_DONE, SMQ_RQ_COMPLETE) ==
+	    SMQ_RQ_TIMED_OUT_DONE)
+		rq->q->tag_set->ops->complete(rq);
+}
+
 static bool smq_check_expired(struct smq_request *rq, void *data)
 {
 	struct smq_timeout_scan *scan = data;
 	const struct smq_mq_ops *ops = scan->q->tag_set->ops;
 
-	if (rq->q != scan->q)
+	if (!smq_rq_expired(rq, scan))
 		return true;
-	if (time_before(jiffies, READ_ONCE(rq->deadline))) {
-		smq_scan_note_deadline(scan, rq->deadline);
+	/*
+	 * Claim it, so that it can neither complete nor be freed and reused
+	 * under ->timeout; then look again: between the first look and the
+	 * claim it may have ended and been started afresh (or elsewhere).
+	 */
+	if (cmpxchg(&rq->state, SMQ_RQ_IN_FLIGHT, SMQ_RQ_TIMED_OUT) !=
+	    SMQ_RQ_IN_FLIGHT)
+		return true;
+	if (rq->q != scan->q || time_before(jiffies, rq->deadline)) {
+		if (rq->q == scan->q)
+			smq_scan_note_deadline(scan, rq->deadline);
+		smq_rq_unclaim(rq);
 		return true;
 	}
-	rq->rq_flags |= SMQ_RQF_TIMED_OUT;
 	if (!ops->timeout || ops->timeout(rq) == SMQ_EH_RESET_TIMER) {
-		WRITE_ONCE(rq->deadline, jiffies + rq->timeout);
+		rq->deadline = jiffies + rq->timeout;
 		smq_scan_note_deadline(scan, rq->deadline);
+		smq_rq_unclaim(rq);
 	}
 	return true;
 }

@@ -3,11 +3,10 @@
  * smq_scsi: command timeouts and error handling.
  *
  * The block layer's timeout scan calls smq_scsi_timeout() for a request
- * whose deadline passed.  The driver may ask for more time
- * (->eh_timed_out).  Otherwise the midlayer claims the request
- * (smq_rq_claim()): from then on a late smq_scsi_done() for it is ignored,
- * and the error handler owns it.  If the claim is lost, the driver's
- * completion is already finishing the request and nothing else happens.
+ * whose deadline passed, with the request claimed (see smq_mq_ops.timeout:
+ * the driver's completion cannot finish it meanwhile).  The driver may ask
+ * for more time (->eh_timed_out).  Otherwise the error handler owns the
+ * command from then on, and a late smq_scsi_done() for it is ignored.
  *
  * The error handler runs in process context on the host's ordered
  * workqueue, one command at a time:
@@ -43,8 +42,6 @@ enum smq_eh_timer_return smq_scsi_timeout(struct smq_request *rq)
 	if (shost->hostt->eh_timed_out &&
 	    shost->hostt->eh_timed_out(cmd) == SMQ_EH_RESET_TIMER)
 		return SMQ_EH_RESET_TIMER;
-	if (!smq_rq_claim(rq))
-		return SMQ_EH_DONE;	/* the completion won the race */
 	cmd->flags |= SMQ_SCMD_TIMED_OUT;
 	atomic_inc(&shost->eh_active);
 	atomic_inc(&shost->host_eh_scheduled);

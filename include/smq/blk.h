@@ -41,7 +41,6 @@ struct smq_cpu_topology;
 #define SMQ_RQF_RESERVED	(1U << 2)	/* holds a reserved tag */
 #define SMQ_RQF_ACCT		(1U << 3)	/* disk statistics started */
 #define SMQ_RQF_SCHED		(1U << 4)	/* owned by a scheduler tag */
-#define SMQ_RQF_TIMED_OUT	(1U << 5)	/* ->timeout ran for it */
 #define SMQ_RQF_SORTED		(1U << 6)	/* inside a scheduler's structures */
 #define SMQ_RQF_DONTPREP	(1U << 7)	/* driver prepared it; keep on requeue */
 
@@ -64,7 +63,8 @@ enum smq_eh_timer_return {
  * @internal_tag: scheduler tag, or -1 without a scheduler
  * @cmd_flags: operation and flags (REQ_OP_* | REQ_*) as in a bio
  * @rq_flags: SMQ_RQF_* state bits
- * @state: SMQ_RQ_IDLE / IN_FLIGHT / COMPLETE (see block/smq_blk_int.h)
+ * @state: SMQ_RQ_* (block/smq_blk_int.h): who owns the completion; changed
+ *	only by cmpxchg once in flight
  * @sector: first sector (512 B units)
  * @data_len: bytes of data
  * @nr_phys_segments: data segments, for the driver's scatterlist
@@ -133,7 +133,13 @@ struct smq_request {
  * @put_budget: release a slot obtained with @get_budget
  * @complete: finish a request the driver signalled with
  *	smq_complete_request(), in the completion context chosen by rq_affinity
- * @timeout: the request's deadline passed
+ * @timeout: the request's deadline passed.  Called from the timeout work
+ *	with the request claimed: neither the driver's completion nor the
+ *	request's reuse can happen until it returns.  SMQ_EH_RESET_TIMER
+ *	gives the request another @timeout period (a completion the driver
+ *	signalled meanwhile is delivered then); SMQ_EH_DONE hands it to the
+ *	handler, which must end or requeue it, and a late
+ *	smq_complete_request() for it is ignored.
  * @init_request: one-time setup of a preallocated request
  * @exit_request: undo @init_request
  * @map_queues: fill set->map (CPU -> hardware queue); default: spread evenly
