@@ -9,7 +9,8 @@
  * call (this is not the file I/O data path).  Also here: SG_GET_VERSION_NUM,
  * SG_GET_TIMEOUT / SG_SET_TIMEOUT, SG_GET_RESERVED_SIZE /
  * SG_SET_RESERVED_SIZE, SG_EMULATED_HOST, SCSI_IOCTL_GET_IDLUN,
- * SCSI_IOCTL_GET_BUS_NUMBER and SCSI_IOCTL_PROBE_HOST.
+ * SCSI_IOCTL_GET_BUS_NUMBER and SCSI_IOCTL_PROBE_HOST.  SG_SET_TIMEOUT
+ * needs the disk open for writing (the value is every opener's default).
  *
  * 64-bit callers only: the disk has no compat_ioctl, so a 32-bit process
  * gets ENOTTY.
@@ -324,9 +325,15 @@ int smq_scsi_ioctl(struct smq_scsi_device *sdev, bool open_for_write,
 	case SG_GET_TIMEOUT:
 		return jiffies_to_clock_t(READ_ONCE(sdev->sg_timeout));
 	case SG_SET_TIMEOUT:
+		/*
+		 * The default timeout of every opener's SG_IO: not for a
+		 * read-only opener (Linux's sd lets any opener change it).
+		 */
+		if (!open_for_write)
+			return -EPERM;
 		if (get_user(val, ip))
 			return -EFAULT;
-		if (val < 0)
+		if (val < 0 || val / USER_HZ > SMQ_MAX_TIMEOUT_SECS)
 			return -EINVAL;
 		WRITE_ONCE(sdev->sg_timeout, clock_t_to_jiffies(val));
 		return 0;

@@ -105,9 +105,17 @@ static void smq_scsi_put_budget(struct smq_queue *q, int budget_token)
 
 /* ---- host limit and starved LUNs -------------------------------------- */
 
-/* Put @sdev on the host's starved list (host_lock held). */
+/*
+ * Put @sdev on the host's starved list.  A LUN being deleted (state DEL,
+ * set under host_lock before smq_sdev_destroy() takes it off the list) is
+ * never put back: its queue may be gone by the time the list is run.
+ */
 static void smq_starve(struct smq_scsi_device *sdev)
+	__must_hold(&sdev->host->host_lock)
 {
+	lockdep_assert_held(&sdev->host->host_lock);
+	if (sdev->sdev_state == SMQ_SDEV_DEL)
+		return;
 	if (list_empty(&sdev->starved_entry))
 		list_add_tail(&sdev->starved_entry, &sdev->host->starved_list);
 }
