@@ -343,8 +343,8 @@ static bool smq_sas_any_lun_cmd(struct smq_sas_host *host,
 	}
 }
 
-/* A command to an existing LUN.  Return: 0 or SMQ_MLQUEUE_*. */
-static int smq_sas_lun_cmd(struct smq_sas_lun *lun, struct smq_scsi_cmnd *scmd)
+/* A command to an existing LUN; its result is set. */
+static void smq_sas_lun_cmd(struct smq_sas_lun *lun, struct smq_scsi_cmnd *scmd)
 {
 	switch (scmd->cmnd[0]) {
 	case SMQ_OP_READ_6:
@@ -355,40 +355,45 @@ static int smq_sas_lun_cmd(struct smq_sas_lun *lun, struct smq_scsi_cmnd *scmd)
 	case SMQ_OP_WRITE_10:
 	case SMQ_OP_WRITE_12:
 	case SMQ_OP_WRITE_16:
-		return smq_sas_rw(lun, scmd);
+		smq_sas_rw(lun, scmd);
+		break;
 	case SMQ_OP_TEST_UNIT_READY:
 	case SMQ_OP_START_STOP_UNIT:	/* the medium never stops */
 		smq_sas_good(scmd);
-		return 0;
+		break;
 	case SMQ_OP_READ_CAPACITY_10:
 	case SMQ_OP_SERVICE_ACTION_IN_16:
 		smq_sas_read_capacity(&lun->info, scmd);
-		return 0;
+		break;
 	case SMQ_OP_MODE_SENSE_6:
 	case SMQ_OP_MODE_SENSE_10:
 		smq_sas_mode_sense(&lun->info, scmd);
-		return 0;
+		break;
 	case SMQ_OP_SYNCHRONIZE_CACHE_10:
 	case SMQ_OP_SYNCHRONIZE_CACHE_16:
-		return smq_sas_sync_cache(lun, scmd);
+		smq_sas_sync_cache(lun, scmd);
+		break;
 	case SMQ_SAS_OP_VERIFY_10:
 	case SMQ_SAS_OP_VERIFY_16:
-		return smq_sas_verify(lun, scmd);
+		smq_sas_verify(lun, scmd);
+		break;
 	case SMQ_OP_UNMAP:
-		return smq_sas_unmap(lun, scmd);
+		smq_sas_unmap(lun, scmd);
+		break;
 	case SMQ_OP_WRITE_SAME_10:
 	case SMQ_OP_WRITE_SAME_16:
-		return smq_sas_write_same(lun, scmd);
+		smq_sas_write_same(lun, scmd);
+		break;
 	default:
 		smq_sas_check_condition(scmd, SMQ_SK_ILLEGAL_REQUEST,
 					SMQ_ASC_INVALID_OPCODE);
-		return 0;
+		break;
 	}
 }
 
-/* Emulate @scmd.  Return: 0 (result set) or SMQ_MLQUEUE_* to retry later. */
-static int smq_sas_execute(struct smq_sas_host *host,
-			   struct smq_scsi_cmnd *scmd)
+/* Emulate @scmd: every command ends with a result, none is refused. */
+static void smq_sas_execute(struct smq_sas_host *host,
+			    struct smq_scsi_cmnd *scmd)
 {
 	const struct smq_sas_config *cfg = &host->cfg;
 	struct smq_scsi_device *sdev = scmd->device;
@@ -400,12 +405,12 @@ static int smq_sas_execute(struct smq_sas_host *host,
 	if (sdev->channel != 0 || sdev->id >= cfg->num_tgts) {
 		smq_scsi_set_result(scmd, SMQ_DID_NO_CONNECT, 0);
 		scmd->resid = scmd->transfer_len;
-		return 0;
+		return;
 	}
 	if (!scmd->cmd_len) {
 		smq_sas_check_condition(scmd, SMQ_SK_ILLEGAL_REQUEST,
 					SMQ_ASC_INVALID_OPCODE);
-		return 0;
+		return;
 	}
 
 	if (l < cfg->max_luns) {
@@ -413,26 +418,25 @@ static int smq_sas_execute(struct smq_sas_host *host,
 
 		lun = &host->luns[sdev->id * cfg->max_luns + l];
 
-		if (smq_sas_any_lun_cmd(host, scmd, &lun->info, false))
-			return 0;
-		return smq_sas_lun_cmd(lun, scmd);
+		if (!smq_sas_any_lun_cmd(host, scmd, &lun->info, false))
+			smq_sas_lun_cmd(lun, scmd);
+		return;
 	}
 
 	if (l == SMQ_SAS_WLUN_REPORT_LUNS) {
 		if (smq_sas_any_lun_cmd(host, scmd, &host->wlun_info, false))
-			return 0;
+			return;
 		if (scmd->cmnd[0] == SMQ_OP_TEST_UNIT_READY)
 			smq_sas_good(scmd);
 		else
 			smq_sas_check_condition(scmd, SMQ_SK_ILLEGAL_REQUEST,
 						SMQ_ASC_INVALID_OPCODE);
-		return 0;
+		return;
 	}
 
 	if (!smq_sas_any_lun_cmd(host, scmd, &host->nolun_info, true))
 		smq_sas_check_condition(scmd, SMQ_SK_ILLEGAL_REQUEST,
 					SMQ_ASC_LUN_NOT_SUPPORTED);
-	return 0;
 }
 
 /**
@@ -442,18 +446,14 @@ static int smq_sas_execute(struct smq_sas_host *host,
  *
  * Emulates the command at once, then completes it the way irqmode says.
  *
- * Return: 0, or SMQ_MLQUEUE_DEVICE_BUSY when the RAM store had no memory
- * for a new page (the midlayer retries the command later).
+ * Return: 0: the emulated device takes every command.
  */
 int smq_sas_queuecommand(struct smq_scsi_host *shost,
 			 struct smq_scsi_cmnd *scmd)
 {
 	struct smq_sas_host *host = smq_sas_shost_to_host(shost);
-	int ret;
 
-	ret = smq_sas_execute(host, scmd);
-	if (ret)
-		return ret;
+	smq_sas_execute(host, scmd);
 	smq_sas_complete(host, scmd);
 	return 0;
 }

@@ -11,6 +11,11 @@
  *
  * The write cache is reported enabled but writes are durable at once, so
  * FUA and SYNCHRONIZE CACHE have nothing to do.
+ *
+ * The RAM store is thin: a page is allocated on its first write, without
+ * sleeping.  When that fails the write fails at once as a thin-provisioned
+ * LUN out of space does (DATA PROTECT, SPACE ALLOCATION FAILED WRITE
+ * PROTECT: -ENOSPC for the writer), never by asking to be retried.
  */
 #include <linux/scatterlist.h>
 #include <smq/scsi.h>
@@ -57,13 +62,24 @@ static void smq_sas_invalid(struct smq_scsi_cmnd *scmd, u16 asc_ascq)
 	smq_sas_check_condition(scmd, SMQ_SK_ILLEGAL_REQUEST, asc_ascq);
 }
 
+/* The store found no memory for a new page. */
+static void smq_sas_no_space(struct smq_scsi_cmnd *scmd)
+{
+	smq_sas_check_condition(scmd, SMQ_SK_DATA_PROTECT,
+				SMQ_ASC_SPACE_ALLOC_FAILED);
+}
+
 /**
  * smq_sas_rw - READ or WRITE (6/10/12/16)
  * @lun: the LUN
  * @scmd: the command
  *
- * Return: 0 (result set), or SMQ_MLQUEUE_DEVICE_BUSY when a write found no
- * memory for a new page.
+ * A WRITE whose data-out buffer is shorter than its blocks transfers
+ * nothing and ends with ABORTED COMMAND, DATA PHASE ERROR (the target asked
+ * for more data than the initiator had); a READ into a shorter buffer
+ * fills it.
+ *
+ * Return: 0 (result set).
  */
 int smq_sas_rw(struct smq_sas_lun *lun, struct smq_scsi_cmnd *scmd)
 {
@@ -82,15 +98,23 @@ int smq_sas_rw(struct smq_sas_lun *lun, struct smq_scsi_cmnd *scmd)
 		return 0;
 	}
 
-	len = min_t(size_t, (size_t)rw.nr_blocks << shift, scmd->transfer_len);
+	len = (size_t)rw.nr_blocks << shift;
+	if (rw.write && scmd->transfer_len < len) {
+		smq_sas_check_condition(scmd, SMQ_SK_ABORTED_COMMAND,
+					SMQ_ASC_DATA_PHASE_ERROR);
+		return 0;
+	}
+	len = min_t(size_t, len, scmd->transfer_len);
 	done = len;
 	if (len && smq_sas_ram(lun)) {
 		ssize_t ret = smq_sas_store_xfer(&lun->store, rw.lba << shift,
 						 scmd->sgl, scmd->sg_count,
 						 len, rw.write);
 
-		if (ret < 0)
-			return SMQ_MLQUEUE_DEVICE_BUSY;
+		if (ret < 0) {
+			smq_sas_no_space(scmd);
+			return 0;
+		}
 		done = ret;
 	}
 	scmd->resid = scmd->transfer_len - done;
@@ -242,8 +266,7 @@ int smq_sas_unmap(struct smq_sas_lun *lun, struct smq_scsi_cmnd *scmd)
  * (reads return zeros: LBPRZ); any other block is written to every LBA,
  * with or without UNMAP, so reads return what was written.
  *
- * Return: 0 (result set), or SMQ_MLQUEUE_DEVICE_BUSY when no memory was
- * found for a new page.
+ * Return: 0 (result set).
  */
 int smq_sas_write_same(struct smq_sas_lun *lun, struct smq_scsi_cmnd *scmd)
 {
@@ -271,8 +294,10 @@ int smq_sas_write_same(struct smq_sas_lun *lun, struct smq_scsi_cmnd *scmd)
 		if (ws.ndob)
 			smq_sas_store_discard(&lun->store, pos, nr << shift);
 		else if (smq_sas_store_fill(&lun->store, pos, nr, scmd->sgl,
-					    scmd->sg_count, 1U << shift))
-			return SMQ_MLQUEUE_DEVICE_BUSY;
+					    scmd->sg_count, 1U << shift)) {
+			smq_sas_no_space(scmd);
+			return 0;
+		}
 	}
 	scmd->resid = ws.ndob ? scmd->transfer_len :
 		      scmd->transfer_len - (1U << shift);
