@@ -8,6 +8,8 @@
 #   make all-kernels        build for 6.1 and 6.12
 #   make unit               userspace unit tests (tests/unit)
 #   make check              build, unit tests, guest suite (6.12), guest smoke (6.1)
+#   make check-debug        the guest suite on a KASAN/lockdep/kmemleak/failslab
+#                           6.12 kernel built from linux-source-6.12 (cached)
 #   make bench              the main job: an experiment (BENCH=..., default seed 000's
 #                           grid, quick) on smq and the kernel's stack in one guest
 #   make guest-test         only the guest suite (SUITE=check|smoke, KVER=...)
@@ -15,7 +17,8 @@
 #   make lint               shellcheck the scripts
 #   make clean              remove build/ (results/ is kept; make distclean)
 #
-# KDIR=<headers dir> overrides the kernel build tree; V=1 is passed to Kbuild.
+# KDIR=<dir> builds against that kernel tree (headers package or a built
+# source tree; the release is the tree's own); V=1 is passed to Kbuild.
 
 KVER ?= 6.12
 SUITE ?= check
@@ -25,7 +28,7 @@ TOOLS := tools
 # Not exported to Kbuild: it has its own meaning of these.
 unexport KVER SUITE BENCH
 
-.PHONY: all modules all-kernels unit check bench guest-test vm-selftest lint \
+.PHONY: all modules all-kernels unit check check-debug bench guest-test vm-selftest lint \
 	clean distclean help
 
 all: modules
@@ -42,6 +45,9 @@ unit:
 
 check:
 	+@$(TOOLS)/check.sh
+
+check-debug:
+	+@$(TOOLS)/check.sh --debug
 
 bench:
 	+@$(TOOLS)/bench/bench $(BENCH) -k $(KVER)
@@ -62,4 +68,4 @@ distclean: clean
 	rm -rf results
 
 help:
-	@sed -n '3,17s/^# \{0,1\}//p' Makefile
+	@sed -n '3,21s/^# \{0,1\}//p' Makefile

@@ -13,9 +13,16 @@
 #             and scsi_debug), its JSON, table, plot and compare checked
 #   build     all modules for the other kernel (6.1)
 #   smoke     tests/guest/suites/smoke on 6.1
+# check.sh --debug (make check-debug): the debug-kernel lane instead:
+#   kernel    tools/vm/debug-kernel.sh: build (or find cached) the 6.12 debug
+#             kernel (KASAN, lockdep, kmemleak, fault injection, ...)
+#   build     the modules against its tree (KDIR=)
+#   guest     tests/guest/suites/debug on it (any KASAN, lockdep, kmemleak
+#             or hung-task report fails the test or the boot)
 # Every step counts its tests; the last line printed is
 # "N passed, N failed, N skipped" and the exit status is 1 if anything failed.
-# Logs: results/check/<time>/ (SMQ_RESULTS overrides results/).
+# Logs: results/check/<time>/ (results/check-debug/<time>/ for --debug;
+# SMQ_RESULTS overrides results/).
 set -uo pipefail
 # shellcheck source=tools/lib/smq.sh
 . "$(dirname "$0")/lib/smq.sh"
@@ -23,7 +30,9 @@ SMQ_PROG=check
 
 MAIN_KVER="${SMQ_CHECK_KVER:-6.12}"
 OTHER_KVER="${SMQ_CHECK_OTHER_KVER:-6.1}"
-out="$SMQ_RESULTS/check/$(smq_timestamp)"
+mode=check
+[[ "${1:-}" == --debug ]] && mode=check-debug
+out="$SMQ_RESULTS/$mode/$(smq_timestamp)"
 mkdir -p "$out"
 passed=0 failed=0 skipped=0 last_failed=0 mods=none
 summary=()
@@ -95,6 +104,33 @@ build_for() {
 	fi
 }
 
+finish() {
+	{
+		echo
+		echo "$mode summary ($((SECONDS - $1))s, logs in $out):"
+		printf '  %s\n' "${summary[@]}"
+		echo "$passed passed, $failed failed, $skipped skipped"
+	} | tee "$out/summary"
+	((failed == 0))
+}
+
+main_debug() {
+	local start=$SECONDS rel tree
+	if ! one_test setup "$SMQ_TOOLS/vm/setup-host.sh" ||
+	   ! one_test debug-kernel "$SMQ_TOOLS/vm/debug-kernel.sh"; then
+		echo "$passed passed, $failed failed, $skipped skipped"
+		return 1
+	fi
+	read -r rel tree < <("$SMQ_TOOLS/vm/debug-kernel.sh" --print)
+	smq_log "debug kernel $rel, tree $tree"
+	mods=none
+	if KDIR="$tree" one_test "build-debug" "$SMQ_TOOLS/build/build.sh" "$rel"; then
+		mods="$SMQ_TREE/build/$rel"
+	fi
+	guest_suite "guest-debug" "$rel" debug "$mods"
+	finish "$start"
+}
+
 main() {
 	local start=$SECONDS rel
 	if ! one_test setup "$SMQ_TOOLS/vm/setup-host.sh"; then
@@ -115,14 +151,11 @@ main() {
 	rel="$("$SMQ_TOOLS/build/kver.sh" "$OTHER_KVER")"
 	build_for "build-$OTHER_KVER" "$rel"
 	guest_suite "smoke-$OTHER_KVER" "$rel" smoke "$mods"
-
-	{
-		echo
-		echo "check summary ($((SECONDS - start))s, logs in $out):"
-		printf '  %s\n' "${summary[@]}"
-		echo "$passed passed, $failed failed, $skipped skipped"
-	} | tee "$out/summary"
-	((failed == 0))
+	finish "$start"
 }
 
-main "$@"
+if [[ "$mode" == check-debug ]]; then
+	main_debug
+else
+	main
+fi

@@ -12,6 +12,9 @@
 # its "# timeout:" header, and must not make the kernel complain (dmesg gate).
 # After a lockup, BUG, Oops or hung task the remaining tests are not run
 # (reported SKIP): the kernel can no longer be trusted.
+# With kmemleak (the debug kernel) the runner forgets boot-time suspects
+# first and, after the last test, scans once: a leak is one more failure,
+# "FAIL kmemleak [TARGET-SPEC]", with the report in DIR/kmemleak.
 # Prints "PASS|FAIL|SKIP name [target]" per test and, last,
 # "N passed, N failed, N skipped"; results and logs go to DIR
 # (default /results/guest-tests). Exit status 1 if anything failed.
@@ -157,6 +160,7 @@ fi
 [ -z "$suite" ] || [ -f "$suite" ] || { say "no suite file $suite"; exit 2; }
 mkdir -p "$out"
 : >"$out/results"
+kmemleak_clear
 
 if [ -n "$suite" ]; then
 	while read -r _line; do
@@ -170,6 +174,12 @@ $(cat "$suite")
 EOS
 else
 	run_line "$@"
+fi
+
+if [ -z "$broken" ] && kmemleak_report >"$out/kmemleak"; then
+	failed=$((failed + 1))
+	report FAIL kmemleak "${suite:-$1}" 0 "suspected leaks (kmemleak):"
+	cap_lines 120 <"$out/kmemleak" | sed 's/^/    ! /'
 fi
 
 say "$passed passed, $failed failed, $skipped skipped" | tee "$out/summary"

@@ -6,7 +6,9 @@
 # the target comes up and checks every line after it when the target is down.
 
 # Kernel messages that fail a test (extended regular expressions).
-DMESG_BAD='WARNING:|BUG:|kernel BUG|Oops|general protection fault|soft lockup|hung task|blocked for more than|RCU stall|rcu_sched self-detected|rcu_preempt self-detected|detected stalls on CPU|Kernel panic|UBSAN:|KFENCE:|list_add corruption|list_del corruption'
+# On the debug kernel also KASAN, lockdep (its reports start "WARNING:" or
+# "BUG:", plus the INFO/DEBUG_LOCKS lines below), debug objects and kmemleak.
+DMESG_BAD='WARNING:|BUG:|kernel BUG|Oops|general protection fault|soft lockup|hung task|blocked for more than|RCU stall|rcu_sched self-detected|rcu_preempt self-detected|detected stalls on CPU|Kernel panic|UBSAN:|KFENCE:|KASAN:|list_add corruption|list_del corruption|ODEBUG:|DEBUG_LOCKS_WARN_ON|INFO: trying to register non-static key|suspected memory leak'
 
 # The subset after which the kernel cannot be trusted to run further tests
 # (a CPU or task is stuck, memory may be corrupt): the runner stops there.
@@ -31,4 +33,25 @@ dmesg_since() {
 # dmesg_bad FILE: print the lines of FILE that fail the gate; true if any.
 dmesg_bad() {
 	grep -E "$DMESG_BAD" "$1"
+}
+
+KMEMLEAK=/sys/kernel/debug/kmemleak
+
+# kmemleak_clear: forget what kmemleak suspects so far (boot-time objects);
+# no-op without kmemleak.
+kmemleak_clear() {
+	[ -w "$KMEMLEAK" ] && echo clear >"$KMEMLEAK"
+	return 0
+}
+
+# kmemleak_report: scan now and print every new suspected leak; true if any.
+# An object counts once it is older than kmemleak's 5 s minimum age, hence
+# the wait. No-op (false) without kmemleak.
+kmemleak_report() {
+	[ -w "$KMEMLEAK" ] || return 1
+	sleep 6
+	echo scan >"$KMEMLEAK" 2>/dev/null || return 1
+	echo scan >"$KMEMLEAK" 2>/dev/null
+	grep -q . "$KMEMLEAK" || return 1
+	cat "$KMEMLEAK"
 }
