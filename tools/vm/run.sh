@@ -3,7 +3,8 @@
 #
 # run.sh [options] [--] COMMAND...: boot a QEMU (TCG) guest on a Debian kernel,
 # run COMMAND in it (busybox sh, in /smq, which holds tests/guest/, tools/bench/
-# and tools/vm/guest/ of this tree; smq's modules are installed under
+# and tools/vm/guest/ of this tree, and bin/smq-helper, compiled here from
+# tests/guest/helpers/smq-helper.c; smq's modules are installed under
 # /lib/modules/<release>/updates/smq/), and exit with COMMAND's status.
 #
 #   -k SPEC     guest kernel: 6.1, 6.12 (default) or a full release
@@ -28,9 +29,11 @@ set -euo pipefail
 . "$(dirname "$0")/../lib/smq.sh"
 
 SHIP_DIRS=(tests/guest tools/vm/guest tools/bench)
+# Compiled on the host (cc -static) into /smq/bin/smq-helper, on the guest's PATH.
+HELPER_SRC=tests/guest/helpers/smq-helper.c
 BASE_APPEND="console=ttyS0 quiet panic=-1 log_buf_len=8M"
 
-usage() { sed -n '4,26s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+usage() { sed -n '4,27s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 
 spec="$SMQ_DEFAULT_KVER" cpus=2 mem=2048 limit=900 out="" script="" mods=""
 append="" quiet=0 gdb=()
@@ -86,6 +89,11 @@ make_overlay() {
 		mkdir -p "$root/smq/$d"
 		cp -r "$SMQ_TREE/$d/." "$root/smq/$d/"
 	done
+	# The guest tests' static helper program, built for this boot.
+	mkdir -p "$root/smq/bin"
+	cc -static -O2 -Wall -Wextra -Werror -o "$work/smq-helper" "$SMQ_TREE/$HELPER_SRC" ||
+		smq_die "cannot compile $HELPER_SRC (needs a static libc: libc6-dev)"
+	install -m 755 "$work/smq-helper" "$root/smq/bin/smq-helper"
 	if [[ -n "$script" ]]; then
 		cp "$script" "$root/smq/cmd"
 	else

@@ -15,7 +15,8 @@
 #   SMQ-EXIT <status>
 # The console (ttyS0) only carries human-readable output.
 
-export PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root
+# /smq/bin: smq-helper (tests/guest/helpers/), compiled by run.sh.
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin:/smq/bin HOME=/root
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
 [ -c /dev/console ] && exec </dev/console >/dev/console 2>&1
 
