@@ -5,9 +5,11 @@
 # timeout: 300
 #
 # Switch the I/O scheduler every 100-200 ms while fio write+verify runs
-# (SWITCH_SECS, default 30 s): no verify error, no hang, clean dmesg.
-# smq disks switch through /sys/block/X/smq/scheduler, the kernel's own
-# through queue/scheduler.
+# (SWITCH_SECS, default 30 s), and at the same time change the LUN's queue
+# depth (device/queue_depth: 4, 32, 1, 64) every 50 ms, which reruns the
+# queues while the scheduler under them changes: no verify error, no hang,
+# clean dmesg.  smq disks switch through /sys/block/X/smq/scheduler, the
+# kernel's own through queue/scheduler.
 
 . "$SMQ_GUEST_DIR/lib/common.sh"
 . "$SMQ_GUEST_DIR/lib/fio-verify.sh"
@@ -36,6 +38,25 @@ stop=$SMQ_TEST_TMP/stop
 ) &
 switcher=$!
 
+qd=/sys/block/${DEV##*/}/device/queue_depth
+qd_old=
+depther=
+if [ -w "$qd" ]; then
+	qd_old=$(cat "$qd")
+	(
+		n=0
+		while [ ! -e "$stop" ]; do
+			for d in 4 32 1 64; do
+				echo "$d" >"$qd" 2>/dev/null && n=$((n + 1))
+				usleep 50000
+			done
+		done
+		say "$n queue depth changes"
+		[ "$n" -gt 0 ]
+	) &
+	depther=$!
+fi
+
 FIO_VERIFY_SIZE=${FIO_VERIFY_SIZE:-4194304}
 export FIO_VERIFY_SIZE
 end=$(($(date +%s) + secs))
@@ -50,8 +71,14 @@ done
 : >"$stop"
 wait "$switcher"
 swrc=$?
+qdrc=0
+if [ -n "$depther" ]; then
+	wait "$depther" || qdrc=1
+	say "$qd_old" >"$qd"
+fi
 say "$rounds write+verify rounds, last status $rc"
 [ "$rc" = 0 ] || { cat "$SMQ_TEST_TMP/fio.log"; fail "fio verify failed while switching schedulers"; }
 [ "$swrc" = 0 ] || fail "a scheduler switch failed"
+[ "$qdrc" = 0 ] || fail "no queue depth change was accepted"
 say "scheduler now: $(cat "$sched")"
 exit 0
