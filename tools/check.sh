@@ -17,6 +17,8 @@
 #   kernel    tools/vm/debug-kernel.sh: build (or find cached) the 6.12 debug
 #             kernel (KASAN, lockdep, kmemleak, fault injection, ...)
 #   build     the modules against its tree (KDIR=)
+#   selftest  tools/vm/selftest.sh --debug: a leak and a use after free on
+#             purpose are caught by the runner's kmemleak scan and dmesg gate
 #   guest     tests/guest/suites/debug on it (any KASAN, lockdep, kmemleak
 #             or hung-task report fails the test or the boot)
 # Every step counts its tests; the last line printed is
@@ -127,6 +129,8 @@ main_debug() {
 	if KDIR="$tree" one_test "build-debug" "$SMQ_TOOLS/build/build.sh" "$rel"; then
 		mods="$SMQ_TREE/build/$rel"
 	fi
+	SMQ_SELFTEST_OUT="$out/selftest-debug" counted selftest-debug \
+		"$SMQ_TOOLS/vm/selftest.sh" --debug "$rel"
 	guest_suite "guest-debug" "$rel" debug "$mods"
 	finish "$start"
 }

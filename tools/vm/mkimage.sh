@@ -43,6 +43,11 @@ host_files() {
 module_files() {
 	local kroot="$1" rel="$2" m
 	while IFS= read -r m; do
+		if [[ "$m" == *\? ]]; then
+			# Optional: only where this kernel has it.
+			modprobe -d "$kroot" -S "$rel" --show-depends "${m%\?}" 2>/dev/null || true
+			continue
+		fi
 		modprobe -d "$kroot" -S "$rel" --show-depends "$m" ||
 			smq_die "module $m not found for $rel"
 	done < <(list_entries "$MOD_LIST") |

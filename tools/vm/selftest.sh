@@ -10,11 +10,17 @@
 #   panic    a guest whose kernel panics is reported as a failure (125);
 #   no-boot  run-suite.sh boots a suite line whose kernel dies before the
 #            guest's init once more, and still counts it as a failure.
+# selftest.sh --debug RELEASE: the debug lane's own gate on the debug kernel
+# (two boots): a leak on purpose (the kernel's kmemleak sample module) must
+# make the runner report "FAIL kmemleak", and a use after free on purpose
+# (LKDTM) must make the dmesg gate fail the test with KASAN's report.
 # Prints "N passed, N failed" last; exit status 1 if anything failed.
 set -euo pipefail
 # shellcheck source=tools/lib/smq.sh
 . "$(dirname "$0")/../lib/smq.sh"
 
+debug=0
+[[ "${1:-}" == --debug ]] && { debug=1; shift; }
 spec="${1:-$SMQ_DEFAULT_KVER}"
 out="${SMQ_SELFTEST_OUT:-$SMQ_RESULTS/selftest/$(smq_timestamp)}"
 passed=0 failed=0
@@ -39,6 +45,33 @@ run() {
 	"$SMQ_TOOLS/vm/run.sh" -q -k "$spec" -M none -t "$limit" -o "$out/$name" -- "$@" || rc=$?
 	secs=$((SECONDS - start))
 }
+
+# The debug kernel's detectors, as the runner and its gate see them.
+selftest_debug() {
+	local got
+	run kmemleak 240 'sh tests/guest/run-tests.sh none selftest/905-kmemleak'
+	got="$(cat "$out/kmemleak/results/guest-tests/results" 2>/dev/null || true)"
+	if [[ "$got" == "PASS selftest-kmemleak [none]"$'\n'"FAIL kmemleak [none]: suspected leaks (kmemleak):" ]] &&
+		grep -q kmemleak_test "$out/kmemleak/results/guest-tests/kmemleak"; then
+		verdict 1 kmemleak "a leak on purpose is reported by the runner's kmemleak scan"
+	else
+		verdict 0 kmemleak "unexpected verdicts:"$'\n'"$got"
+	fi
+	run kasan 240 'sh tests/guest/run-tests.sh none selftest/906-kasan'
+	got="$(cat "$out/kasan/results/guest-tests/results" 2>/dev/null || true)"
+	if [[ "$got" == "FAIL selftest-kasan [none]: kernel complained in dmesg (was: PASS)" ]] &&
+		grep -q 'KASAN: slab-use-after-free' "$out"/kasan/results/guest-tests/*/dmesg-bad; then
+		verdict 1 kasan "a use after free on purpose fails the test through KASAN's report"
+	else
+		verdict 0 kasan "unexpected verdicts:"$'\n'"$got"
+	fi
+	echo "$passed passed, $failed failed"
+	((failed == 0))
+}
+if ((debug)); then
+	selftest_debug
+	exit
+fi
 
 # 1. Exit status and the guest runner's verdicts.
 expected="PASS selftest-pass [none]
