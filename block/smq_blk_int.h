@@ -164,7 +164,8 @@ enum {
  * @sched: scheduler ops, NULL for none
  * @sched_data: scheduler's per-queue data
  * @nr_requests: scheduler depth
- * @sysfs_lock: serializes sysfs writes that change the queue shape
+ * @sysfs_lock: serializes sysfs writes that change the queue shape (a
+ *	scheduler switch among them) and the removal of @iosched_kobj
  * @rq_affinity: completion CPU policy (0, 1, 2 as in Linux)
  * @nomerges: 0 merge, 1 simple merges only, 2 never merge
  * @timeout_timer: scans in-flight requests for expired deadlines

@@ -42,6 +42,7 @@ static int smq_sched_change(struct smq_queue *q, struct smq_sched_ops *ops)
 {
 	int ret = 0;
 
+	lockdep_assert_held(&q->sysfs_lock);
 	if (ops && !try_module_get(ops->owner))
 		return -EINVAL;
 	smq_freeze_queue(q);
@@ -101,7 +102,7 @@ ssize_t smq_sched_show(struct smq_queue *q, char *page)
 
 /**
  * smq_sched_switch - change a queue's scheduler
- * @q: queue
+ * @q: queue, its sysfs_lock held (the smq/scheduler file)
  * @name: "none" or a registered scheduler
  *
  * Freezes (drains) and quiesces the queue around the change.

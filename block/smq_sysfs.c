@@ -322,13 +322,15 @@ static const struct kobj_type smq_iosched_ktype = {
 
 /**
  * smq_iosched_sysfs_add - create smq/iosched/ with a scheduler's files
- * @q: registered queue
+ * @q: registered queue, its sysfs_lock held
  * @group: the scheduler's attributes
  */
 int smq_iosched_sysfs_add(struct smq_queue *q,
 			  const struct attribute_group *group)
 {
 	int ret;
+
+	lockdep_assert_held(&q->sysfs_lock);
 
 	/* A previous scheduler's directory used this kobject: start afresh. */
 	memset(&q->iosched_kobj, 0, sizeof(q->iosched_kobj));
@@ -347,10 +349,11 @@ int smq_iosched_sysfs_add(struct smq_queue *q,
 
 /**
  * smq_iosched_sysfs_del - remove smq/iosched/
- * @q: queue
+ * @q: queue, its sysfs_lock held
  */
 void smq_iosched_sysfs_del(struct smq_queue *q)
 {
+	lockdep_assert_held(&q->sysfs_lock);
 	if (!q->iosched_group)
 		return;
 	sysfs_remove_group(&q->iosched_kobj, q->iosched_group);
@@ -421,9 +424,20 @@ void smq_queue_unregister(struct smq_queue *q)
 {
 	unsigned int i;
 
-	if (!test_and_clear_bit(SMQ_Q_REGISTERED, &q->flags))
+	/*
+	 * A scheduler switch (smq/scheduler, under sysfs_lock) removes and
+	 * adds smq/iosched/: take it out under the same lock.  A switch that
+	 * comes after this finds the queue unregistered and adds nothing.
+	 * The smq/ files themselves go outside the lock: removing them waits
+	 * for their writers, which take it.
+	 */
+	mutex_lock(&q->sysfs_lock);
+	if (!test_and_clear_bit(SMQ_Q_REGISTERED, &q->flags)) {
+		mutex_unlock(&q->sysfs_lock);
 		return;
+	}
 	smq_iosched_sysfs_del(q);
+	mutex_unlock(&q->sysfs_lock);
 	if (!q->legacy) {
 		for (i = 0; i < q->nr_hw_queues; i++)
 			kobject_del(&q->hctxs[i]->kobj);
