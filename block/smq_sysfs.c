@@ -390,6 +390,9 @@ put:
  * @q: queue
  * @disk: its gendisk, already added (device_add_disk())
  *
+ * Also creates /sys/kernel/debug/smq/<disk>/ (debugfs errors are
+ * ignored).
+ *
  * Return: 0 or a negative errno.
  */
 int smq_queue_register(struct smq_queue *q, struct gendisk *disk)
@@ -410,7 +413,10 @@ int smq_queue_register(struct smq_queue *q, struct gendisk *disk)
 			return ret;
 		}
 	}
+	mutex_lock(&q->sysfs_lock);
 	set_bit(SMQ_Q_REGISTERED, &q->flags);
+	smq_debugfs_register(q);
+	mutex_unlock(&q->sysfs_lock);
 	kobject_uevent(&q->smq_kobj, KOBJ_ADD);
 	return 0;
 }
@@ -419,6 +425,9 @@ EXPORT_SYMBOL_GPL(smq_queue_register);
 /**
  * smq_queue_unregister - remove a queue's sysfs files (before del_gendisk)
  * @q: queue
+ *
+ * And its debugfs directory.  Call it before smq_queue_destroy(): the
+ * files point into the queue.
  */
 void smq_queue_unregister(struct smq_queue *q)
 {
@@ -426,8 +435,9 @@ void smq_queue_unregister(struct smq_queue *q)
 
 	/*
 	 * A scheduler switch (smq/scheduler, under sysfs_lock) removes and
-	 * adds smq/iosched/: take it out under the same lock.  A switch that
-	 * comes after this finds the queue unregistered and adds nothing.
+	 * adds smq/iosched/: take it (and debugfs) out under the same lock.
+	 * A switch that comes after this finds the queue unregistered and
+	 * adds nothing.
 	 * The smq/ files themselves go outside the lock: removing them waits
 	 * for their writers, which take it.
 	 */
@@ -437,6 +447,7 @@ void smq_queue_unregister(struct smq_queue *q)
 		return;
 	}
 	smq_iosched_sysfs_del(q);
+	smq_debugfs_unregister(q);
 	mutex_unlock(&q->sysfs_lock);
 	if (!q->legacy) {
 		for (i = 0; i < q->nr_hw_queues; i++)
