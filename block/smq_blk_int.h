@@ -168,7 +168,7 @@ enum {
  * @nr_requests: scheduler depth
  * @sysfs_lock: serializes sysfs writes that change the queue shape (a
  *	scheduler switch among them), the removal of @iosched_kobj, and
- *	@debugfs_dir
+ *	@debugfs_dir and @sched_debugfs_dir
  * @rq_affinity: completion CPU policy (0, 1, 2 as in Linux)
  * @nomerges: 0 merge, 1 simple merges only, 2 never merge
  * @timeout_timer: scans in-flight requests for expired deadlines
@@ -187,6 +187,7 @@ enum {
  *	the block core's per-bio plug costs no allocation; taken and put back
  *	with this_cpu_xchg()/this_cpu_cmpxchg(), no lock
  * @debugfs_dir: /sys/kernel/debug/smq/<disk> while registered, else NULL
+ * @sched_debugfs_dir: its sched/ while the scheduler has debugfs files
  */
 struct smq_queue {
 	struct smq_tag_set *tag_set;
@@ -225,6 +226,7 @@ struct smq_queue {
 	bool fua;
 	struct smq_plug_cb * __percpu *plug_cache;
 	struct dentry *debugfs_dir;
+	struct dentry *sched_debugfs_dir;
 };
 
 /**
@@ -353,6 +355,8 @@ void smq_debugfs_init(void);
 void smq_debugfs_exit(void);
 void smq_debugfs_register(struct smq_queue *q);
 void smq_debugfs_unregister(struct smq_queue *q);
+void smq_debugfs_register_sched(struct smq_queue *q);
+void smq_debugfs_unregister_sched(struct smq_queue *q);
 void smq_debugfs_rq_show(struct seq_file *m, struct smq_request *rq);
 void smq_debugfs_rq_list_show(struct seq_file *m, struct list_head *list);
 

@@ -7,6 +7,7 @@
  *       hctx<N>/                           multiqueue: each hardware queue
  *           state, tags, dispatch, busy, ctx_map, cpus, stats
  *           cpu<N>/rq_list                 each of its software queues
+ *       sched/                             the scheduler's files, if any
  *       legacy/                            use_blk_mq=N: the legacy queue
  *
  * Every file is read-only and printed in one go (single_open()); each
@@ -15,7 +16,8 @@
  * i_private, as blk-mq does, so one file_operations serves them all.
  *
  * Lifetime: the queue's directory is created by smq_queue_register() and
- * removed by smq_queue_unregister(), both under q->sysfs_lock.  debugfs removal waits for readers inside a
+ * removed by smq_queue_unregister(), sched/ around each scheduler switch,
+ * all under q->sysfs_lock.  debugfs removal waits for readers inside a
  * show function and fails later reads of files still open, so no show
  * function runs once its directory is gone.  debugfs is optional: every
  * error is ignored (a NULL or error dentry is simply not used), as the
@@ -460,6 +462,41 @@ static void smq_debugfs_register_hctx(struct dentry *parent,
 /* ---- registration -------------------------------------------------- */
 
 /**
+ * smq_debugfs_register_sched - add sched/ with the scheduler's files
+ * @q: queue, its sysfs_lock held
+ *
+ * Nothing when the queue has no debugfs directory or its scheduler no
+ * debugfs files.
+ */
+void smq_debugfs_register_sched(struct smq_queue *q)
+{
+	struct dentry *dir;
+
+	lockdep_assert_held(&q->sysfs_lock);
+	if (!q->debugfs_dir || !q->sched || !q->sched->debugfs_attrs ||
+	    q->sched_debugfs_dir)
+		return;
+	dir = debugfs_create_dir("sched", q->debugfs_dir);
+	if (IS_ERR_OR_NULL(dir))
+		return;
+	q->sched_debugfs_dir = dir;
+	smq_debugfs_create_files(dir, q, q->sched->debugfs_attrs);
+}
+
+/**
+ * smq_debugfs_unregister_sched - remove sched/ (before the scheduler exits)
+ * @q: queue, its sysfs_lock held
+ *
+ * Waits for readers of its files to leave them.
+ */
+void smq_debugfs_unregister_sched(struct smq_queue *q)
+{
+	lockdep_assert_held(&q->sysfs_lock);
+	debugfs_remove_recursive(q->sched_debugfs_dir);
+	q->sched_debugfs_dir = NULL;
+}
+
+/**
  * smq_debugfs_register - create /sys/kernel/debug/smq/<disk>/
  * @q: queue with a disk, being registered, its sysfs_lock held
  */
@@ -483,6 +520,7 @@ void smq_debugfs_register(struct smq_queue *q)
 	}
 	for (i = 0; i < q->nr_hw_queues; i++)
 		smq_debugfs_register_hctx(dir, q->hctxs[i]);
+	smq_debugfs_register_sched(q);
 }
 
 /**
@@ -497,6 +535,7 @@ void smq_debugfs_unregister(struct smq_queue *q)
 	lockdep_assert_held(&q->sysfs_lock);
 	debugfs_remove_recursive(q->debugfs_dir);
 	q->debugfs_dir = NULL;
+	q->sched_debugfs_dir = NULL;
 }
 
 /**

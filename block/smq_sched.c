@@ -49,6 +49,7 @@ static int smq_sched_change(struct smq_queue *q, struct smq_sched_ops *ops)
 	smq_quiesce_queue(q);
 	if (q->sched) {
 		smq_iosched_sysfs_del(q);
+		smq_debugfs_unregister_sched(q);
 		q->sched->exit_sched(q);
 		module_put(q->sched->owner);
 		q->sched = NULL;
@@ -61,6 +62,7 @@ static int smq_sched_change(struct smq_queue *q, struct smq_sched_ops *ops)
 			q->sched = ops;
 			if (ops->attrs && test_bit(SMQ_Q_REGISTERED, &q->flags))
 				smq_iosched_sysfs_add(q, ops->attrs);
+			smq_debugfs_register_sched(q);
 		}
 	}
 	smq_unquiesce_queue(q);
@@ -161,7 +163,7 @@ bool smq_sched_bio_merge(struct smq_queue *q, struct bio *bio,
 
 /**
  * smq_sched_exit_queue - drop a dying queue's scheduler
- * @q: frozen queue
+ * @q: frozen queue, unregistered (no sysfs or debugfs files left)
  */
 void smq_sched_exit_queue(struct smq_queue *q)
 {

@@ -435,9 +435,9 @@ void smq_queue_unregister(struct smq_queue *q)
 
 	/*
 	 * A scheduler switch (smq/scheduler, under sysfs_lock) removes and
-	 * adds smq/iosched/: take it (and debugfs) out under the same lock.
-	 * A switch that comes after this finds the queue unregistered and
-	 * adds nothing.
+	 * adds smq/iosched/ and debugfs sched/: take them out under the same
+	 * lock.  A switch that comes after this finds the queue unregistered
+	 * and adds nothing.
 	 * The smq/ files themselves go outside the lock: removing them waits
 	 * for their writers, which take it.
 	 */
