@@ -40,3 +40,4 @@ module_init(smq_blk_init);
 module_exit(smq_blk_exit);
 MODULE_DESCRIPTION("smq multiqueue block layer");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(SMQ_VERSION);
