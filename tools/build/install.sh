@@ -6,7 +6,7 @@
 # /lib/modules/<release>/updates/smq/, keeping their block/, scsi/ and
 # drivers/sas/ paths, and run depmod -a <release>; or remove them again.
 # The release is chosen as build.sh chooses it: KDIR=<dir> names a kernel
-# tree (its include/config/kernel.release), else KVER (a kernel line such
+# tree (its own release, smq_kdir_release), else KVER (a kernel line such
 # as 6.12 or a full release; default 6.12).
 #
 # INSTALL_MOD_PATH=<dir> installs under <dir>/lib/modules/ as the kernel's
@@ -25,9 +25,8 @@ action="${1:-}"
 spec="${2:-$SMQ_DEFAULT_KVER}"
 
 if [[ -n "${KDIR:-}" ]]; then
-	[[ -f "$KDIR/include/config/kernel.release" ]] ||
+	rel="$(smq_kdir_release "$KDIR")" ||
 		smq_die "KDIR=$KDIR: not a configured kernel tree (no include/config/kernel.release)"
-	rel="$(cat "$KDIR/include/config/kernel.release")"
 elif ! rel="$("$SMQ_TOOLS/build/kver.sh" "$spec" 2>/dev/null)"; then
 	# A full release whose headers are gone can still be uninstalled.
 	if [[ "$action" == uninstall && -d "/lib/modules/$spec" ]]; then
