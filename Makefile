@@ -7,6 +7,10 @@
 #   make KVER=6.1           ... for the newest 6.1 headers (or KVER=<full release>)
 #   make all-kernels        build for 6.1 and 6.12
 #   make unit               userspace unit tests (tests/unit)
+#   make install            install the built modules (KVER or KDIR as for make) in
+#                           /lib/modules/<release>/updates/smq/ and run depmod;
+#                           INSTALL_MOD_PATH=<dir> / DESTDIR=<dir> for packaging
+#   make uninstall          remove them again
 #   make check              build, unit tests, guest suite (6.12), guest smoke (6.1)
 #   make check-debug        the guest suite on a KASAN/lockdep/kmemleak/failslab
 #                           6.12 kernel built from linux-source-6.12 (cached)
@@ -28,8 +32,8 @@ TOOLS := tools
 # Not exported to Kbuild: it has its own meaning of these.
 unexport KVER SUITE BENCH
 
-.PHONY: all modules all-kernels unit check check-debug bench guest-test vm-selftest lint \
-	clean distclean help
+.PHONY: all modules all-kernels unit install uninstall check check-debug bench guest-test \
+	vm-selftest lint clean distclean help
 
 all: modules
 
@@ -42,6 +46,12 @@ all-kernels:
 
 unit:
 	+$(MAKE) -C tests/unit
+
+install:
+	@$(TOOLS)/build/install.sh install $(KVER)
+
+uninstall:
+	@$(TOOLS)/build/install.sh uninstall $(KVER)
 
 check:
 	+@$(TOOLS)/check.sh
@@ -68,4 +78,4 @@ distclean: clean
 	rm -rf results
 
 help:
-	@sed -n '3,21s/^# \{0,1\}//p' Makefile
+	@sed -n '3,25s/^# \{0,1\}//p' Makefile

@@ -15,6 +15,8 @@
 
 struct smq_sched_ops;
 struct smq_legacy_queue;
+struct seq_file;
+struct dentry;
 
 /* Queue limits before a disk sets its own */
 #define SMQ_DEFAULT_MAX_SECTORS		1024
@@ -164,7 +166,9 @@ enum {
  * @sched: scheduler ops, NULL for none
  * @sched_data: scheduler's per-queue data
  * @nr_requests: scheduler depth
- * @sysfs_lock: serializes sysfs writes that change the queue shape
+ * @sysfs_lock: serializes sysfs writes that change the queue shape (a
+ *	scheduler switch among them), the removal of @iosched_kobj, and
+ *	@debugfs_dir and @sched_debugfs_dir
  * @rq_affinity: completion CPU policy (0, 1, 2 as in Linux)
  * @nomerges: 0 merge, 1 simple merges only, 2 never merge
  * @timeout_timer: scans in-flight requests for expired deadlines
@@ -182,6 +186,8 @@ enum {
  * @plug_cache: per CPU, one plug batch kept for reuse (smq_get_plug()), so
  *	the block core's per-bio plug costs no allocation; taken and put back
  *	with this_cpu_xchg()/this_cpu_cmpxchg(), no lock
+ * @debugfs_dir: /sys/kernel/debug/smq/<disk> while registered, else NULL
+ * @sched_debugfs_dir: its sched/ while the scheduler has debugfs files
  */
 struct smq_queue {
 	struct smq_tag_set *tag_set;
@@ -219,6 +225,8 @@ struct smq_queue {
 	bool write_cache;
 	bool fua;
 	struct smq_plug_cb * __percpu *plug_cache;
+	struct dentry *debugfs_dir;
+	struct dentry *sched_debugfs_dir;
 };
 
 /**
@@ -231,6 +239,19 @@ struct smq_queue_attr {
 	struct attribute attr;
 	ssize_t (*show)(struct smq_queue *q, char *page);
 	ssize_t (*store)(struct smq_queue *q, const char *page, size_t count);
+};
+
+/**
+ * struct smq_debugfs_attr - a read-only file under /sys/kernel/debug/smq
+ * @name: file name; an entry without one ends a table of files
+ * @show: print the file's text; @data is what the file's directory
+ *	stands for (a queue, a hardware queue, a software queue).  Takes
+ *	the locks its data needs and no others: never q->sysfs_lock, under
+ *	which the files are removed (removal waits for running readers).
+ */
+struct smq_debugfs_attr {
+	const char *name;
+	int (*show)(void *data, struct seq_file *m);
 };
 
 extern struct workqueue_struct *smq_wq;
@@ -328,6 +349,16 @@ void smq_add_timer(struct smq_request *rq);
 int smq_sysfs_register(struct smq_queue *q);
 void smq_sysfs_unregister(struct smq_queue *q);
 void smq_hctx_kobj_init(struct smq_hw_ctx *hctx);
+
+/* smq_debugfs.c */
+void smq_debugfs_init(void);
+void smq_debugfs_exit(void);
+void smq_debugfs_register(struct smq_queue *q);
+void smq_debugfs_unregister(struct smq_queue *q);
+void smq_debugfs_register_sched(struct smq_queue *q);
+void smq_debugfs_unregister_sched(struct smq_queue *q);
+void smq_debugfs_rq_show(struct seq_file *m, struct smq_request *rq);
+void smq_debugfs_rq_list_show(struct seq_file *m, struct list_head *list);
 
 /* smq_sched.c */
 int smq_sched_switch(struct smq_queue *q, const char *name);

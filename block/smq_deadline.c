@@ -25,6 +25,7 @@
 #include <linux/module.h>
 #include <linux/llist.h>
 #include <linux/slab.h>
+#include <linux/seq_file.h>
 #include "smq_sched.h"
 
 /**
@@ -344,6 +345,131 @@ static const struct attribute_group smq_dd_attr_group = {
 	.attrs = smq_dd_attrs,
 };
 
+/* ---- debugfs: /sys/kernel/debug/smq/<disk>/sched/ ------------------ */
+
+/* Milliseconds from now until @t (jiffies), negative when @t has passed. */
+static long long smq_dd_ms_from_now(u64 t)
+{
+	s64 d = (s64)(t - (u64)jiffies);
+
+	return d >= 0 ? (long long)jiffies_to_msecs(d) :
+			-(long long)jiffies_to_msecs(-d);
+}
+
+/* One line per request of a FIFO (or the at-head list); dd->lock held. */
+static void smq_dd_fifo_show(struct seq_file *m, struct smq_dd *dd,
+			     struct list_head *fifo, const char *time)
+{
+	struct smq_dl_node *n;
+
+	lockdep_assert_held(&dd->lock);
+	list_for_each_entry(n, fifo, fifo) {
+		struct smq_request *rq = smq_dd_to_rq(n);
+
+		seq_printf(m, "tag=%d sector=%llu bytes=%u %s=%lld\n",
+			   rq->tag, n->sector, smq_rq_bytes(rq), time,
+			   smq_dd_ms_from_now(n->fifo_time));
+	}
+}
+
+/*
+ * {read,write}_fifo_list: the sorted requests of a direction in FIFO
+ * order with the ms left until each expires (negative: expired), under
+ * dd->lock.  Requests inserted since the last dispatch wait on the
+ * lock-free list and are not in a FIFO yet (see "queued").
+ */
+#define SMQ_DD_FIFO_SHOW(_name, _dir)					\
+static int smq_dd_##_name##_fifo_show(void *data, struct seq_file *m)	\
+{									\
+	struct smq_queue *q = data;					\
+	struct smq_dd *dd = q->sched_data;				\
+									\
+	smq_dd_lock(dd);						\
+	smq_dd_fifo_show(m, dd, &dd->dl.fifo[_dir], "expires_ms");	\
+	smq_dd_unlock(dd, q);						\
+	return 0;							\
+}
+
+SMQ_DD_FIFO_SHOW(read, SMQ_DL_READ)
+SMQ_DD_FIFO_SHOW(write, SMQ_DL_WRITE)
+
+/*
+ * dispatch: requests inserted at the head (requeues), dispatched before
+ * anything else, most recent first, with the ms since each was inserted
+ * (negative), under dd->lock.
+ */
+static int smq_dd_dispatch_show(void *data, struct seq_file *m)
+{
+	struct smq_queue *q = data;
+	struct smq_dd *dd = q->sched_data;
+
+	smq_dd_lock(dd);
+	smq_dd_fifo_show(m, dd, &dd->dl.at_head, "inserted_ms");
+	smq_dd_unlock(dd, q);
+	return 0;
+}
+
+/*
+ * batch: the state that decides the next dispatch, under dd->lock:
+ * requests dispatched in the current batch, batches that preferred reads
+ * over waiting writes, the current batch's direction, and per direction
+ * the sector the next batch continues from.
+ */
+static int smq_dd_batch_show(void *data, struct seq_file *m)
+{
+	struct smq_queue *q = data;
+	struct smq_dd *dd = q->sched_data;
+	unsigned int batching, starved;
+	u64 pos[SMQ_DL_NR_DIRS];
+	int dir;
+
+	smq_dd_lock(dd);
+	batching = dd->dl.batching;
+	starved = dd->dl.starved;
+	dir = dd->dl.last_dir;
+	pos[SMQ_DL_READ] = dd->dl.latest_pos[SMQ_DL_READ];
+	pos[SMQ_DL_WRITE] = dd->dl.latest_pos[SMQ_DL_WRITE];
+	smq_dd_unlock(dd, q);
+
+	seq_printf(m, "batching=%u\nstarved=%u\nlast_dir=%s\nread_latest_pos=%llu\nwrite_latest_pos=%llu\n",
+		   batching, starved, dir == SMQ_DL_READ ? "read" : "write",
+		   pos[SMQ_DL_READ], pos[SMQ_DL_WRITE]);
+	return 0;
+}
+
+/*
+ * queued: requests in the scheduler, under dd->lock: per direction in
+ * the core (sorted and at head), and those still on the lock-free
+ * insertion list (only emptied under dd->lock, so it can be walked).
+ */
+static int smq_dd_queued_show(void *data, struct seq_file *m)
+{
+	struct smq_queue *q = data;
+	struct smq_dd *dd = q->sched_data;
+	unsigned int reads, writes, inserted = 0;
+	struct llist_node *node;
+
+	smq_dd_lock(dd);
+	reads = smq_dl_count(&dd->dl, SMQ_DL_READ);
+	writes = smq_dl_count(&dd->dl, SMQ_DL_WRITE);
+	llist_for_each(node, READ_ONCE(dd->inserted.first))
+		inserted++;
+	smq_dd_unlock(dd, q);
+
+	seq_printf(m, "reads=%u\nwrites=%u\ninserted=%u\ntotal=%d\n", reads,
+		   writes, inserted, atomic_read(&dd->queued));
+	return 0;
+}
+
+static const struct smq_debugfs_attr smq_dd_debugfs_attrs[] = {
+	{ "read_fifo_list", smq_dd_read_fifo_show },
+	{ "write_fifo_list", smq_dd_write_fifo_show },
+	{ "dispatch", smq_dd_dispatch_show },
+	{ "batch", smq_dd_batch_show },
+	{ "queued", smq_dd_queued_show },
+	{ },
+};
+
 static struct smq_sched_ops smq_mq_deadline = {
 	.name = "mq-deadline",
 	.owner = THIS_MODULE,
@@ -356,6 +482,7 @@ static struct smq_sched_ops smq_mq_deadline = {
 	.limit_depth = smq_dd_limit_depth,
 	.depth_updated = smq_dd_depth_updated,
 	.attrs = &smq_dd_attr_group,
+	.debugfs_attrs = smq_dd_debugfs_attrs,
 };
 
 /**

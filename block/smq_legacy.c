@@ -16,6 +16,7 @@
 #include <linux/slab.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
+#include <linux/seq_file.h>
 #include "smq_blk_int.h"
 #include "smq_legacy.h"
 #include "smq_flush.h"
@@ -626,6 +627,72 @@ void smq_legacy_busy_iter(struct smq_queue *q,
 			return;
 	}
 }
+
+/* ---- debugfs: /sys/kernel/debug/smq/<disk>/legacy/ ------------------ */
+
+/* state: the pool, the elevator and the dispatch loop, under queue_lock. */
+static int smq_legacy_state_show(void *data, struct seq_file *m)
+{
+	struct smq_queue *q = data;
+	struct smq_legacy_queue *lq = q->legacy;
+	unsigned int nr, limit, nr_free;
+	bool running, rerun, waiters;
+	const char *elv;
+
+	spin_lock_irq(&lq->queue_lock);
+	nr = lq->nr_requests;
+	limit = lq->limit;
+	nr_free = lq->nr_free;
+	elv = lq->elv->name;
+	running = lq->running;
+	rerun = lq->rerun;
+	waiters = waitqueue_active(&lq->wait);	/* for display only */
+	spin_unlock_irq(&lq->queue_lock);
+
+	seq_printf(m, "elevator=%s\nnr_requests=%u\nlimit=%u\nfree=%u\nallocated=%u\nwaiters=%d\nrunning=%d\nrerun=%d\n",
+		   elv, nr, limit, nr_free, nr - nr_free, waiters, running,
+		   rerun);
+	return 0;
+}
+
+/* dispatch: requeued requests served before the elevator, under queue_lock. */
+static int smq_legacy_dispatch_show(void *data, struct seq_file *m)
+{
+	struct smq_queue *q = data;
+	struct smq_legacy_queue *lq = q->legacy;
+
+	spin_lock_irq(&lq->queue_lock);
+	smq_debugfs_rq_list_show(m, &lq->dispatch);
+	spin_unlock_irq(&lq->queue_lock);
+	return 0;
+}
+
+/*
+ * busy: started requests that have not ended, read lock-free like the
+ * timeout scan (the pool is preallocated and lives as long as the queue).
+ */
+static int smq_legacy_busy_show(void *data, struct seq_file *m)
+{
+	struct smq_queue *q = data;
+	struct smq_legacy_queue *lq = q->legacy;
+	unsigned int i;
+
+	for (i = 0; i < lq->nr_requests; i++) {
+		struct smq_request *rq = lq->rqs[i];
+
+		if (READ_ONCE(rq->state) != SMQ_RQ_IDLE)
+			smq_debugfs_rq_show(m, rq);
+	}
+	return 0;
+}
+
+/* The files of legacy/; their data is the queue. */
+const struct smq_debugfs_attr smq_legacy_debugfs_attrs[] = {
+	{ "state", smq_legacy_state_show },
+	{ "dispatch", smq_legacy_dispatch_show },
+	{ "busy", smq_legacy_busy_show },
+	{ },
+};
 
 /**
  * smq_legacy_wake_all - wake every task waiting for a request (dying queue)

@@ -27,6 +27,7 @@ struct smq_legacy_elv {
 };
 
 extern const struct smq_legacy_elv smq_legacy_deadline;
+extern const struct smq_debugfs_attr smq_legacy_debugfs_attrs[];
 
 int smq_legacy_init_queue(struct smq_queue *q);
 void smq_legacy_exit_queue(struct smq_queue *q);

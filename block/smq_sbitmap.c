@@ -440,6 +440,29 @@ void smq_sbitmap_for_each_set(struct smq_sbitmap *sb, unsigned int start,
 	}
 }
 
+/**
+ * smq_sbitmap_for_each_word() - walk the words of a bitmap in order
+ * @sb: bitmap.
+ * @fn: called once per word below the depth, first word first.
+ * @data: passed to @fn.
+ *
+ * For showing the bitmap (debugfs): @fn gets each word's bits in use (as
+ * smq_sbitmap_weight() counts them: set and not pending a deferred
+ * clear) and its usable width, so that the concatenation of the words is
+ * the bitmap of depth bits.  Each word is read once, against one snapshot
+ * of the depth.
+ */
+void smq_sbitmap_for_each_word(const struct smq_sbitmap *sb,
+			       smq_sb_word_fn fn, void *data)
+{
+	unsigned int depth = READ_ONCE(sb->depth);
+	unsigned int i, n = smq_sb_words(depth, sb->shift);
+
+	for (i = 0; i < n; i++)
+		fn(smq_sb_busy(sb, i, depth),
+		   smq_sb_word_depth(sb, i, depth, SMQ_SB_NO_SHALLOW), data);
+}
+
 /* ---- bitmap queue ---- */
 
 static unsigned int smq_sbq_calc_wake_batch(struct smq_sbitmap_queue *sbq,

@@ -42,12 +42,14 @@ static int smq_sched_change(struct smq_queue *q, struct smq_sched_ops *ops)
 {
 	int ret = 0;
 
+	lockdep_assert_held(&q->sysfs_lock);
 	if (ops && !try_module_get(ops->owner))
 		return -EINVAL;
 	smq_freeze_queue(q);
 	smq_quiesce_queue(q);
 	if (q->sched) {
 		smq_iosched_sysfs_del(q);
+		smq_debugfs_unregister_sched(q);
 		q->sched->exit_sched(q);
 		module_put(q->sched->owner);
 		q->sched = NULL;
@@ -60,6 +62,7 @@ static int smq_sched_change(struct smq_queue *q, struct smq_sched_ops *ops)
 			q->sched = ops;
 			if (ops->attrs && test_bit(SMQ_Q_REGISTERED, &q->flags))
 				smq_iosched_sysfs_add(q, ops->attrs);
+			smq_debugfs_register_sched(q);
 		}
 	}
 	smq_unquiesce_queue(q);
@@ -101,7 +104,7 @@ ssize_t smq_sched_show(struct smq_queue *q, char *page)
 
 /**
  * smq_sched_switch - change a queue's scheduler
- * @q: queue
+ * @q: queue, its sysfs_lock held (the smq/scheduler file)
  * @name: "none" or a registered scheduler
  *
  * Freezes (drains) and quiesces the queue around the change.
@@ -160,7 +163,7 @@ bool smq_sched_bio_merge(struct smq_queue *q, struct bio *bio,
 
 /**
  * smq_sched_exit_queue - drop a dying queue's scheduler
- * @q: frozen queue
+ * @q: frozen queue, unregistered (no sysfs or debugfs files left)
  */
 void smq_sched_exit_queue(struct smq_queue *q)
 {

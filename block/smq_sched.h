@@ -29,6 +29,10 @@
  * @prepare_request: a request was allocated
  * @finish_request: a request is freed
  * @attrs: files under /sys/block/X/smq/iosched
+ * @debugfs_attrs: files under /sys/kernel/debug/smq/<disk>/sched/ (their
+ *	data is the queue; the table ends with an entry without a name), or
+ *	NULL.  The directory exists while the scheduler runs the queue: it is
+ *	removed (waiting for readers) before @exit_sched.
  */
 struct smq_sched_ops {
 	const char *name;
@@ -47,6 +51,7 @@ struct smq_sched_ops {
 	void (*prepare_request)(struct smq_request *rq);
 	void (*finish_request)(struct smq_request *rq);
 	const struct attribute_group *attrs;
+	const struct smq_debugfs_attr *debugfs_attrs;
 };
 
 int smq_sched_register(struct smq_sched_ops *ops);

@@ -322,13 +322,15 @@ static const struct kobj_type smq_iosched_ktype = {
 
 /**
  * smq_iosched_sysfs_add - create smq/iosched/ with a scheduler's files
- * @q: registered queue
+ * @q: registered queue, its sysfs_lock held
  * @group: the scheduler's attributes
  */
 int smq_iosched_sysfs_add(struct smq_queue *q,
 			  const struct attribute_group *group)
 {
 	int ret;
+
+	lockdep_assert_held(&q->sysfs_lock);
 
 	/* A previous scheduler's directory used this kobject: start afresh. */
 	memset(&q->iosched_kobj, 0, sizeof(q->iosched_kobj));
@@ -347,10 +349,11 @@ int smq_iosched_sysfs_add(struct smq_queue *q,
 
 /**
  * smq_iosched_sysfs_del - remove smq/iosched/
- * @q: queue
+ * @q: queue, its sysfs_lock held
  */
 void smq_iosched_sysfs_del(struct smq_queue *q)
 {
+	lockdep_assert_held(&q->sysfs_lock);
 	if (!q->iosched_group)
 		return;
 	sysfs_remove_group(&q->iosched_kobj, q->iosched_group);
@@ -387,6 +390,9 @@ put:
  * @q: queue
  * @disk: its gendisk, already added (device_add_disk())
  *
+ * Also creates /sys/kernel/debug/smq/<disk>/ (debugfs errors are
+ * ignored).
+ *
  * Return: 0 or a negative errno.
  */
 int smq_queue_register(struct smq_queue *q, struct gendisk *disk)
@@ -407,7 +413,10 @@ int smq_queue_register(struct smq_queue *q, struct gendisk *disk)
 			return ret;
 		}
 	}
+	mutex_lock(&q->sysfs_lock);
 	set_bit(SMQ_Q_REGISTERED, &q->flags);
+	smq_debugfs_register(q);
+	mutex_unlock(&q->sysfs_lock);
 	kobject_uevent(&q->smq_kobj, KOBJ_ADD);
 	return 0;
 }
@@ -416,14 +425,30 @@ EXPORT_SYMBOL_GPL(smq_queue_register);
 /**
  * smq_queue_unregister - remove a queue's sysfs files (before del_gendisk)
  * @q: queue
+ *
+ * And its debugfs directory.  Call it before smq_queue_destroy(): the
+ * files point into the queue.
  */
 void smq_queue_unregister(struct smq_queue *q)
 {
 	unsigned int i;
 
-	if (!test_and_clear_bit(SMQ_Q_REGISTERED, &q->flags))
+	/*
+	 * A scheduler switch (smq/scheduler, under sysfs_lock) removes and
+	 * adds smq/iosched/ and debugfs sched/: take them out under the same
+	 * lock.  A switch that comes after this finds the queue unregistered
+	 * and adds nothing.
+	 * The smq/ files themselves go outside the lock: removing them waits
+	 * for their writers, which take it.
+	 */
+	mutex_lock(&q->sysfs_lock);
+	if (!test_and_clear_bit(SMQ_Q_REGISTERED, &q->flags)) {
+		mutex_unlock(&q->sysfs_lock);
 		return;
+	}
 	smq_iosched_sysfs_del(q);
+	smq_debugfs_unregister(q);
+	mutex_unlock(&q->sysfs_lock);
 	if (!q->legacy) {
 		for (i = 0; i < q->nr_hw_queues; i++)
 			kobject_del(&q->hctxs[i]->kobj);

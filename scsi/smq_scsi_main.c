@@ -133,3 +133,4 @@ module_init(smq_scsi_init);
 module_exit(smq_scsi_exit);
 MODULE_DESCRIPTION("smq SCSI midlayer and sd-style disk");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(SMQ_VERSION);

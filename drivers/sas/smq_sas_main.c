@@ -281,3 +281,4 @@ module_init(smq_sas_init);
 module_exit(smq_sas_exit);
 MODULE_DESCRIPTION("smq emulated multiqueue SAS HBA");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(SMQ_VERSION);

@@ -144,6 +144,17 @@ typedef bool (*smq_sb_for_each_fn)(struct smq_sbitmap *sb,
 void smq_sbitmap_for_each_set(struct smq_sbitmap *sb, unsigned int start,
 			      smq_sb_for_each_fn fn, void *data);
 
+/**
+ * typedef smq_sb_word_fn - callback of smq_sbitmap_for_each_word()
+ * @busy: the bits of the word in use (bit 0 is the word's first bit).
+ * @nbits: usable bits of the word (the last word may be short).
+ * @data: the caller's cookie.
+ */
+typedef void (*smq_sb_word_fn)(unsigned long busy, unsigned int nbits,
+			       void *data);
+void smq_sbitmap_for_each_word(const struct smq_sbitmap *sb,
+			       smq_sb_word_fn fn, void *data);
+
 int smq_sbq_init(struct smq_sbitmap_queue *sbq, unsigned int depth, int shift,
 		 bool round_robin, gfp_t gfp, int node);
 void smq_sbq_free(struct smq_sbitmap_queue *sbq);

@@ -381,6 +381,61 @@ static void test_for_each_set(void)
 	}
 }
 
+struct word_walk {
+	unsigned long got[BITS_TO_LONGS(512)];
+	unsigned int bits;
+	unsigned int words;
+};
+
+static void word_fn(unsigned long busy, unsigned int nbits, void *data)
+{
+	struct word_walk *w = data;
+	unsigned int i;
+
+	w->words++;
+	for (i = 0; i < nbits && w->bits < 512; i++, w->bits++)
+		if (busy & BIT(i))
+			__set_bit(w->bits, w->got);
+	/* Nothing reported past the word's usable bits. */
+	if (nbits < BITS_PER_LONG && (busy >> nbits))
+		w->bits = 1000;
+}
+
+static void test_for_each_word(void)
+{
+	u64 rnd = 7;
+	unsigned int round;
+
+	for (round = 0; round < 200; round++) {
+		unsigned int depth = 1 + smq_t_rand(&rnd) % 300;
+		unsigned int shift = smq_t_rand(&rnd) % 7;
+		unsigned long want[BITS_TO_LONGS(512)];
+		struct word_walk w = { .bits = 0 };
+		struct smq_sbitmap sb;
+		unsigned int i;
+
+		CHECK_EQ(smq_sbitmap_init(&sb, depth, shift, false, GFP_KERNEL,
+					  NUMA_NO_NODE), 0);
+		bitmap_zero(want, 512);
+		for (i = 0; i < depth; i++) {
+			if (smq_t_rand(&rnd) % 3 == 0) {
+				smq_sbitmap_set_bit(&sb, i);
+				__set_bit(i, want);
+			}
+		}
+		/* A pending deferred clear is not in use. */
+		if (test_bit(depth - 1, want)) {
+			smq_sbitmap_clear(&sb, depth - 1);
+			__clear_bit(depth - 1, want);
+		}
+		smq_sbitmap_for_each_word(&sb, word_fn, &w);
+		CHECK_EQ(w.bits, depth);
+		CHECK_EQ(w.words, sb.map_nr);
+		CHECK_MEM(w.got, want, sizeof(want));
+		smq_sbitmap_free(&sb);
+	}
+}
+
 static void test_wake_batch_calc(void)
 {
 	static const unsigned int cases[][3] = {
@@ -950,6 +1005,7 @@ static const struct smq_test tests[] = {
 	SMQ_TEST(test_round_robin),
 	SMQ_TEST(test_resize),
 	SMQ_TEST(test_for_each_set),
+	SMQ_TEST(test_for_each_word),
 	SMQ_TEST(test_wake_batch_calc),
 	SMQ_TEST(test_wake_batch_single),
 	SMQ_TEST(test_wake_all_and_resize),

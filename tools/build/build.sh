@@ -5,9 +5,9 @@
 # of the kernel KVER names (see kver.sh; default 6.12) into
 # build/<release>/. KDIR=<dir> builds against that kernel tree instead (an
 # installed headers package or any configured and built kernel source tree,
-# e.g. the debug kernel's); the release is then the tree's own
-# (include/config/kernel.release) and KVER is ignored. Extra arguments go to
-# the kernel's make (e.g. V=1).
+# e.g. the debug kernel's); the release is then the tree's own (its
+# UTS_RELEASE, see smq_kdir_release) and KVER is ignored. Extra arguments go
+# to the kernel's make (e.g. V=1).
 set -euo pipefail
 # shellcheck source=tools/lib/smq.sh
 . "$(dirname "$0")/../lib/smq.sh"
@@ -18,7 +18,7 @@ kdir="${KDIR:-}"
 if [[ -n "$kdir" ]]; then
 	[[ -f "$kdir/Makefile" && -f "$kdir/include/config/kernel.release" ]] ||
 		smq_die "KDIR=$kdir: not a configured kernel tree (no Makefile or include/config/kernel.release; run make modules_prepare there)"
-	rel="$(cat "$kdir/include/config/kernel.release")"
+	rel="$(smq_kdir_release "$kdir")"
 else
 	rel="$("$SMQ_TOOLS/build/kver.sh" "$spec")"
 	kdir="/usr/src/linux-headers-$rel"

@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # mirror.sh OUTDIR: make OUTDIR a symlink farm of the kernel-module sources
-# (top-level Kbuild; Kbuild, Makefile, *.c, *.h, *.S under block/ scsi/
-# drivers/ include/), so Kbuild can build there with M=OUTDIR and leave the
-# source tree clean. Run on every build: new files get a link, links to
-# deleted files are removed. Build products in OUTDIR are left alone.
+# (top-level Kbuild and VERSION; Kbuild, Makefile, *.c, *.h, *.S under
+# block/ scsi/ drivers/ include/), so Kbuild can build there with M=OUTDIR
+# and leave the source tree clean. Run on every build: new files get a link,
+# links to deleted files are removed. Build products in OUTDIR are left alone.
 set -euo pipefail
 # shellcheck source=tools/lib/smq.sh
 . "$(dirname "$0")/../lib/smq.sh"
@@ -25,6 +25,9 @@ link() {
 }
 
 link Kbuild
+if [[ -f "$SMQ_TREE/VERSION" ]]; then
+	link VERSION
+fi
 dirs=()
 for d in block scsi drivers include; do
 	[[ -d "$SMQ_TREE/$d" ]] && dirs+=("$d")

@@ -75,6 +75,24 @@ smq_guest_release() {
 	smq_pick_release "${1:-$SMQ_DEFAULT_KVER}" "${rels[@]}"
 }
 
+# smq_kdir_release KDIR: the release of the kernel tree KDIR, the one its
+# modules are built for: UTS_RELEASE from include/generated/utsrelease.h
+# (what the modules' vermagic carries and uname -r shows), else
+# include/config/kernel.release. Debian's 6.1 headers need the former:
+# their kernel.release holds the upstream version (6.1.192), not the
+# release (6.1.0-57-amd64). Fails when the tree has neither.
+smq_kdir_release() {
+	local h="$1/include/generated/utsrelease.h" rel=""
+	if [[ -f "$h" ]]; then
+		rel="$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' "$h")"
+	fi
+	if [[ -z "$rel" && -f "$1/include/config/kernel.release" ]]; then
+		rel="$(cat "$1/include/config/kernel.release")"
+	fi
+	[[ -n "$rel" ]] || return 1
+	printf '%s\n' "$rel"
+}
+
 # smq_kernel_dir RELEASE: root of the unpacked guest kernel package.
 smq_kernel_dir() { printf '%s/kernels/%s\n' "$SMQ_CACHE" "$1"; }
 
