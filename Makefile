@@ -14,7 +14,8 @@
 #                           grid, quick) on smq and the kernel's stack in one guest
 #   make guest-test         only the guest suite (SUITE=check|smoke, KVER=...)
 #   make vm-selftest        prove the guest bench (status, timeout, panic, gate)
-#   make lint               shellcheck the scripts
+#   make lint               kernel-style gates (tools/lint.sh): checkpatch, kernel-doc,
+#                           sparse, W=1 builds (6.1, 6.12), shellcheck; GATES=... some
 #   make clean              remove build/ (results/ is kept; make distclean)
 #
 # KDIR=<dir> builds against that kernel tree (headers package or a built
@@ -22,11 +23,12 @@
 
 KVER ?= 6.12
 SUITE ?= check
+GATES ?=
 BENCH ?= seed000-grid --quick
 TOOLS := tools
 
 # Not exported to Kbuild: it has its own meaning of these.
-unexport KVER SUITE BENCH
+unexport KVER SUITE BENCH GATES
 
 .PHONY: all modules all-kernels unit check check-debug bench guest-test vm-selftest lint \
 	clean distclean help
@@ -59,7 +61,7 @@ vm-selftest:
 	@$(TOOLS)/vm/selftest.sh $(KVER)
 
 lint:
-	@$(TOOLS)/lint.sh
+	+@$(TOOLS)/lint.sh $(GATES)
 
 clean:
 	rm -rf build
@@ -68,4 +70,4 @@ distclean: clean
 	rm -rf results
 
 help:
-	@sed -n '3,21s/^# \{0,1\}//p' Makefile
+	@sed -n '3,22s/^# \{0,1\}//p' Makefile
