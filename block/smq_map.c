@@ -117,8 +117,3 @@ int smq_map_queues_default(struct smq_tag_set *set)
 {
 	return smq_map_queues_spread(set);
 }
-
-/* Pure helpers other smq modules use directly. */
-EXPORT_SYMBOL_GPL(smq_cpumap_spread);
-EXPORT_SYMBOL_GPL(smq_cpumap_from_affinity);
-EXPORT_SYMBOL_GPL(smq_cpumap_spread_masks);
