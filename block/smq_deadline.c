@@ -360,6 +360,8 @@ static struct smq_sched_ops smq_mq_deadline = {
 
 /**
  * smq_deadline_register - make mq-deadline selectable
+ *
+ * Return: 0 (see smq_sched_register()).
  */
 int smq_deadline_register(void)
 {

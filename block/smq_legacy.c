@@ -499,6 +499,8 @@ static const struct smq_legacy_elv *smq_legacy_find_elv(const char *name)
  * smq_legacy_sched_show - the scheduler file of a legacy queue
  * @q: legacy queue
  * @page: sysfs buffer
+ *
+ * Return: the length of the text written to @page.
  */
 ssize_t smq_legacy_sched_show(struct smq_queue *q, char *page)
 {
@@ -556,6 +558,8 @@ int smq_legacy_sched_switch(struct smq_queue *q, const char *name)
 /**
  * smq_legacy_init_queue - make @q a single-queue request queue
  * @q: new queue on a SMQ_SET_LEGACY tag set
+ *
+ * Return: 0, or -ENOMEM.
  */
 int smq_legacy_init_queue(struct smq_queue *q)
 {

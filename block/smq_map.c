@@ -112,6 +112,8 @@ EXPORT_SYMBOL_GPL(smq_map_queues_affinity);
 /**
  * smq_map_queues_default - the map of a set whose driver has no opinion
  * @set: tag set
+ *
+ * Return: 0 or a negative errno (see smq_map_queues_spread()).
  */
 int smq_map_queues_default(struct smq_tag_set *set)
 {

@@ -179,6 +179,8 @@ struct smq_plug_cb *smq_get_plug(struct smq_queue *q)
  * @plug: the task's batch for @q
  * @bio: the bio
  * @nr_segs: its segments
+ *
+ * Return: true if the bio now rides on a plugged request.
  */
 bool smq_plug_merge(struct smq_queue *q, struct smq_plug_cb *plug,
 		    struct bio *bio, unsigned int nr_segs)

@@ -324,6 +324,8 @@ static const struct kobj_type smq_iosched_ktype = {
  * smq_iosched_sysfs_add - create smq/iosched/ with a scheduler's files
  * @q: registered queue
  * @group: the scheduler's attributes
+ *
+ * Return: 0 or a negative errno (nothing is left behind then).
  */
 int smq_iosched_sysfs_add(struct smq_queue *q,
 			  const struct attribute_group *group)

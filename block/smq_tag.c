@@ -357,6 +357,8 @@ void smq_put_tag(struct smq_tags *tags, unsigned int tag)
 /**
  * smq_tags_busy - tags in use
  * @tags: tag space
+ *
+ * Return: the number of normal and reserved tags allocated.
  */
 unsigned int smq_tags_busy(struct smq_tags *tags)
 {
@@ -541,6 +543,8 @@ EXPORT_SYMBOL_GPL(smq_tagset_busy_iter);
 /**
  * smq_hctx_index - index of a hardware queue
  * @hctx: hardware queue
+ *
+ * Return: the index, 0..nr_hw_queues - 1.
  */
 unsigned int smq_hctx_index(const struct smq_hw_ctx *hctx)
 {
@@ -551,6 +555,8 @@ EXPORT_SYMBOL_GPL(smq_hctx_index);
 /**
  * smq_hctx_driver_data - what ->init_hctx stored for a hardware queue
  * @hctx: hardware queue
+ *
+ * Return: that pointer (NULL if ->init_hctx stored none).
  */
 void *smq_hctx_driver_data(const struct smq_hw_ctx *hctx)
 {

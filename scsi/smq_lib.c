@@ -37,6 +37,8 @@ static const char *const smq_sdev_state_names[] = {
 /**
  * smq_sdev_state_name - sysfs name of a LUN state
  * @state: SMQ_SDEV_*
+ *
+ * Return: the name, or "unknown".
  */
 const char *smq_sdev_state_name(enum smq_sdev_state state)
 {

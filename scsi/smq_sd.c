@@ -823,6 +823,8 @@ blk_status_t smq_sd_done(struct smq_scsi_cmnd *cmd, blk_status_t status)
 
 /**
  * smq_sd_init - register the disks' major
+ *
+ * Return: 0 or the negative errno of register_blkdev().
  */
 int smq_sd_init(void)
 {

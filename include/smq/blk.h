@@ -202,6 +202,8 @@ struct smq_tag_set {
 /**
  * smq_rq_to_pdu - driver private data of a request
  * @rq: the request
+ *
+ * Return: the tag set's cmd_size bytes that follow @rq.
  */
 static inline void *smq_rq_to_pdu(struct smq_request *rq)
 {
@@ -211,6 +213,8 @@ static inline void *smq_rq_to_pdu(struct smq_request *rq)
 /**
  * smq_rq_from_pdu - the request that holds driver private data @pdu
  * @pdu: pointer returned by smq_rq_to_pdu()
+ *
+ * Return: the request.
  */
 static inline struct smq_request *smq_rq_from_pdu(void *pdu)
 {

@@ -25,6 +25,19 @@
 
 /**
  * struct smq_disk_limits - the queue limits smq sets on its gendisks
+ * @logical_block_size: logical block size in bytes
+ * @physical_block_size: physical block size in bytes
+ * @max_hw_sectors: largest request, in 512-byte sectors
+ * @max_segments: most segments of a request
+ * @max_segment_size: largest segment in bytes
+ * @io_min: minimum I/O size in bytes (0: not set)
+ * @io_opt: optimal I/O size in bytes (0: not set)
+ * @max_discard_sectors: largest discard in sectors (0: no discard)
+ * @discard_granularity: discard granularity in bytes
+ * @max_write_zeroes_sectors: largest WRITE ZEROES in sectors (0: none)
+ * @write_cache: the device has a volatile write cache
+ * @fua: it honours FUA (only with @write_cache)
+ * @rotational: it is a rotational disk
  *
  * A version-neutral subset of struct queue_limits: 6.9 started passing the
  * limits to blk_alloc_disk(), 6.1 sets them one by one on the queue.
@@ -217,6 +230,8 @@ static inline struct block_device *smq_compat_disk_bdev(struct gendisk *disk)
  * @mode: the mode block_device_operations ->ioctl got
  *
  * blk_mode_t: 6.5 replaced FMODE_WRITE with BLK_OPEN_WRITE.
+ *
+ * Return: true if @mode allows writing.
  */
 static inline bool smq_compat_mode_write(smq_blk_mode_t mode)
 {

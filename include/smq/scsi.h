@@ -406,6 +406,8 @@ struct smq_scsi_device {
 /**
  * smq_shost_priv - driver private data of a host
  * @shost: the host
+ *
+ * Return: the privsize bytes given to smq_scsi_host_alloc().
  */
 static inline void *smq_shost_priv(struct smq_scsi_host *shost)
 {
@@ -415,6 +417,8 @@ static inline void *smq_shost_priv(struct smq_scsi_host *shost)
 /**
  * smq_scsi_cmd_priv - driver private data of a command
  * @cmd: the command
+ *
+ * Return: the host template's cmd_size bytes that follow the command.
  */
 static inline void *smq_scsi_cmd_priv(struct smq_scsi_cmnd *cmd)
 {
@@ -424,6 +428,8 @@ static inline void *smq_scsi_cmd_priv(struct smq_scsi_cmnd *cmd)
 /**
  * smq_scsi_cmd_to_rq - block layer request carrying a command
  * @cmd: the command
+ *
+ * Return: the request.
  */
 static inline struct smq_request *smq_scsi_cmd_to_rq(struct smq_scsi_cmnd *cmd)
 {
@@ -435,12 +441,16 @@ static inline struct smq_request *smq_scsi_cmd_to_rq(struct smq_scsi_cmnd *cmd)
  * @cmd: the command
  *
  * A driver with several reply queues completes the command on this one.
+ *
+ * Return: the hardware queue index (0 on the legacy path).
  */
 u16 smq_scsi_cmd_hwq(struct smq_scsi_cmnd *cmd);
 
 /**
  * smq_scsi_cmd_tag - the command's unique tag within its host
  * @cmd: the command
+ *
+ * Return: the tag.
  */
 u32 smq_scsi_cmd_tag(struct smq_scsi_cmnd *cmd);
 
