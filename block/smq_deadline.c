@@ -105,6 +105,7 @@ static void smq_dd_drain(struct smq_dd *dd)
 
 /* Take dd->lock outside dispatch (merges, head insertion, sysfs). */
 static void smq_dd_lock(struct smq_dd *dd)
+	__acquires(&dd->lock)
 {
 	if (!spin_trylock(&dd->lock)) {
 		atomic_long_inc(&dd->lock_busy);
@@ -118,6 +119,7 @@ static void smq_dd_lock(struct smq_dd *dd)
  * it was held: the caller must see that the queue is dispatched.
  */
 static bool smq_dd_unlock_rerun(struct smq_dd *dd)
+	__releases(&dd->lock)
 {
 	spin_unlock(&dd->lock);
 	/* Pairs with smp_mb() in smq_dd_dispatch_request(). */
@@ -128,6 +130,7 @@ static bool smq_dd_unlock_rerun(struct smq_dd *dd)
 
 /* Drop dd->lock taken by smq_dd_lock(); run the queue if a dispatcher left. */
 static void smq_dd_unlock(struct smq_dd *dd, struct smq_queue *q)
+	__releases(&dd->lock)
 {
 	if (smq_dd_unlock_rerun(dd))
 		smq_run_hw_queues(q, true);
