@@ -41,7 +41,7 @@
  * @flags: SMQ_DD_RERUN: a dispatcher found @lock taken and left
  */
 struct smq_dd {
-	spinlock_t lock;
+	spinlock_t lock;		/* protects dl */
 	struct smq_dl dl;
 	struct llist_head inserted;
 	atomic_t queued;

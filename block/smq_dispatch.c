@@ -49,8 +49,13 @@ static bool smq_get_budget(struct smq_request *rq)
 		return true;
 	token = ops->get_budget(q);
 	if (token < 0) {
-		/* A put_budget between the failure and the flag must see it. */
 		set_bit(SMQ_Q_BUDGET_WAIT, &q->flags);
+		/*
+		 * Order the flag before trying again; pairs with smp_mb() in
+		 * smq_put_budget(): a budget given back between the failure
+		 * and the flag is either seen by this second try, or its
+		 * smq_put_budget() sees the flag and reruns the queue.
+		 */
 		smp_mb__after_atomic();
 		token = ops->get_budget(q);
 		if (token < 0)

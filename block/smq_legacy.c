@@ -42,7 +42,7 @@
  * @hctx: the single dispatch context handed to the driver
  */
 struct smq_legacy_queue {
-	spinlock_t queue_lock;
+	spinlock_t queue_lock;		/* protects all below */
 	struct smq_request **free;
 	unsigned int nr_free;
 	unsigned int nr_requests;
@@ -262,6 +262,11 @@ void smq_legacy_free_request(struct smq_request *rq)
 	spin_lock_irqsave(&lq->queue_lock, flags);
 	WRITE_ONCE(rq->state, SMQ_RQ_IDLE);
 	lq->free[lq->nr_free++] = rq;
+	/*
+	 * No barrier needed for the lockless peek: a waiter tests the free
+	 * count and queues itself (prepare_to_wait_exclusive() in
+	 * smq_legacy_get_rq()) under queue_lock, which we hold.
+	 */
 	if (waitqueue_active(&lq->wait))
 		wake_up(&lq->wait);
 	spin_unlock_irqrestore(&lq->queue_lock, flags);

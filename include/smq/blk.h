@@ -194,7 +194,7 @@ struct smq_tag_set {
 	unsigned int *map;
 	struct smq_tags **tags;
 	struct smq_tags *shared_tags;
-	struct mutex tag_list_lock;
+	struct mutex tag_list_lock;	/* protects tag_list */
 	struct list_head tag_list;
 	unsigned int nr_legacy_requests;
 };

@@ -263,7 +263,7 @@ struct smq_scsi_host {
 	struct device shost_gendev;
 	struct device shost_dev;
 	struct smq_tag_set tag_set;
-	spinlock_t host_lock;
+	spinlock_t host_lock;		/* devices, starved list, state */
 	struct list_head __devices;
 	struct list_head starved_list;
 	enum smq_host_state shost_state;
@@ -283,7 +283,7 @@ struct smq_scsi_host {
 	unsigned int max_segment_size;
 	unsigned int nr_reserved_cmds;
 	void *shost_data;
-	struct mutex scan_mutex;
+	struct mutex scan_mutex;	/* serializes scan, LUN add/remove */
 	struct list_head targets;
 	struct workqueue_struct *eh_wq;
 	atomic_t eh_active;
