@@ -12,8 +12,8 @@
 #include <linux/module.h>
 #include "smq_flush.h"
 
-#define SMQ_RQF_FLUSH_PRE	(1U << 16)	/* a flush still precedes the data */
-#define SMQ_RQF_FLUSH_POST	(1U << 17)	/* a flush still follows the data */
+#define SMQ_RQF_FLUSH_PRE	BIT(16)	/* a flush still precedes the data */
+#define SMQ_RQF_FLUSH_POST	BIT(17)	/* a flush still follows the data */
 
 static void smq_rq_set_op(struct smq_request *rq, enum req_op op)
 {

@@ -48,6 +48,7 @@
 #ifndef _SMQ_SCSI_H
 #define _SMQ_SCSI_H
 
+#include <linux/bits.h>
 #include <linux/device.h>
 #include <linux/dma-direction.h>
 #include <linux/list.h>
@@ -151,8 +152,8 @@ struct smq_scsi_cmnd {
 #define SMQ_SCMD_STATE_INFLIGHT	0	/* handed to ->queuecommand */
 
 /* smq_scsi_cmnd.flags */
-#define SMQ_SCMD_TIMED_OUT	(1U << 0)	/* the error handler owns it */
-#define SMQ_SCMD_LAST		(1U << 1)	/* last of a dispatch batch */
+#define SMQ_SCMD_TIMED_OUT	BIT(0)	/* the error handler owns it */
+#define SMQ_SCMD_LAST		BIT(1)	/* last of a dispatch batch */
 
 /**
  * struct smq_host_template - what a low-level driver provides
@@ -397,11 +398,11 @@ struct smq_scsi_device {
 };
 
 /* smq_scsi_device.vpd_pages */
-#define SMQ_VPD_HAS_80		(1U << 0)
-#define SMQ_VPD_HAS_83		(1U << 1)
-#define SMQ_VPD_HAS_B0		(1U << 2)
-#define SMQ_VPD_HAS_B1		(1U << 3)
-#define SMQ_VPD_HAS_B2		(1U << 4)
+#define SMQ_VPD_HAS_80		BIT(0)
+#define SMQ_VPD_HAS_83		BIT(1)
+#define SMQ_VPD_HAS_B0		BIT(2)
+#define SMQ_VPD_HAS_B1		BIT(3)
+#define SMQ_VPD_HAS_B2		BIT(4)
 
 /**
  * smq_shost_priv - driver private data of a host
