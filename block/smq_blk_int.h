@@ -323,7 +323,6 @@ void smq_timeout_timer(struct timer_list *t);
 void smq_timeout_work(struct work_struct *work);
 void smq_add_timer(struct smq_request *rq);
 
-
 /* smq_sysfs.c */
 int smq_sysfs_register(struct smq_queue *q);
 void smq_sysfs_unregister(struct smq_queue *q);

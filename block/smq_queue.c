@@ -385,6 +385,6 @@ EXPORT_SYMBOL_GPL(smq_queue_tag_set);
  */
 bool smq_queue_is_legacy(const struct smq_queue *q)
 {
-	return q->legacy != NULL;
+	return !!q->legacy;
 }
 EXPORT_SYMBOL_GPL(smq_queue_is_legacy);

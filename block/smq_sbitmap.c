@@ -478,9 +478,11 @@ int smq_sbq_init(struct smq_sbitmap_queue *sbq, unsigned int depth, int shift,
 		return -ENOMEM;
 	}
 	/* Spread the CPUs' starting points evenly over the map. */
-	for_each_possible_cpu(cpu)
-		*per_cpu_ptr(sbq->hints, cpu) = round_robin ? 0 :
-			div_u64((u64)cpu * depth, nr_cpu_ids);
+	for_each_possible_cpu(cpu) {
+		unsigned int *hint = per_cpu_ptr(sbq->hints, cpu);
+
+		*hint = round_robin ? 0 : div_u64((u64)cpu * depth, nr_cpu_ids);
+	}
 	sbq->min_shallow_depth = UINT_MAX;
 	sbq->wake_batch = smq_sbq_calc_wake_batch(sbq, depth);
 	atomic_set(&sbq->wake_index, 0);

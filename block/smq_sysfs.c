@@ -248,6 +248,7 @@ static struct smq_queue_attr smq_queue_attr_##_n = {			\
 	.attr = { .name = __stringify(_n), .mode = 0444 },		\
 	.show = _n##_show,						\
 }
+
 #define SMQ_QUEUE_RW(_n)						\
 static struct smq_queue_attr smq_queue_attr_##_n = {			\
 	.attr = { .name = __stringify(_n), .mode = 0644 },		\

@@ -277,7 +277,7 @@ static blk_status_t smq_state_check(struct smq_scsi_device *sdev)
 		if (!READ_ONCE(sdev->offline_logged)) {
 			WRITE_ONCE(sdev->offline_logged, true);
 			smq_dev_err(&sdev->sdev_gendev,
-				"rejecting I/O to offline device\n");
+				    "rejecting I/O to offline device\n");
 		}
 		return BLK_STS_IOERR;
 	default:
