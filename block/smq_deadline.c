@@ -248,8 +248,13 @@ static int smq_dd_parse(const char *page, u64 min, u64 max, const char *name,
 	return 0;
 }
 
-/* A tunable of the core; _ms: shown and set in ms, kept in jiffies. */
-#define SMQ_DD_ATTR(_n, _max, _ms)						\
+/*
+ * The core's tunables, iosched/<_n>: SMQ_DD_SHOW() and SMQ_DD_STORE()
+ * define the file's show and store functions (_ms: shown and set in ms,
+ * kept in jiffies; _max: the largest value accepted), SMQ_DD_ATTR() the
+ * attribute.
+ */
+#define SMQ_DD_SHOW(_n, _ms)							\
 static ssize_t smq_dd_##_n##_show(struct smq_queue *q, char *page)		\
 {										\
 	struct smq_dd *dd = q->sched_data;					\
@@ -259,14 +264,16 @@ static ssize_t smq_dd_##_n##_show(struct smq_queue *q, char *page)		\
 	v = dd->dl.params._n;							\
 	smq_dd_unlock(dd, q);							\
 	return sysfs_emit(page, "%llu\n", _ms ? jiffies_to_msecs(v) : v);	\
-}										\
+}
+
+#define SMQ_DD_STORE(_n, _max, _ms)						\
 static ssize_t smq_dd_##_n##_store(struct smq_queue *q, const char *page,	\
 				   size_t count)				\
 {										\
 	struct smq_dd *dd = q->sched_data;					\
 	u64 v;									\
 										\
-	if (smq_dd_parse(page, 0, _max, #_n, &v))					\
+	if (smq_dd_parse(page, 0, _max, #_n, &v))				\
 		return -EINVAL;							\
 	if (_ms)								\
 		v = msecs_to_jiffies(v);					\
@@ -274,18 +281,30 @@ static ssize_t smq_dd_##_n##_store(struct smq_queue *q, const char *page,	\
 	dd->dl.params._n = v;							\
 	smq_dd_unlock(dd, q);							\
 	return count;								\
-}										\
+}
+
+#define SMQ_DD_ATTR(_n)								\
 static struct smq_queue_attr smq_dd_attr_##_n = {				\
 	.attr = { .name = #_n, .mode = 0644 },					\
 	.show = smq_dd_##_n##_show,						\
 	.store = smq_dd_##_n##_store,						\
 }
 
-SMQ_DD_ATTR(read_expire, 3600000, true);
-SMQ_DD_ATTR(write_expire, 3600000, true);
-SMQ_DD_ATTR(writes_starved, 1024, false);
-SMQ_DD_ATTR(fifo_batch, 1024, false);
-SMQ_DD_ATTR(front_merges, 1, false);
+SMQ_DD_SHOW(read_expire, true)
+SMQ_DD_STORE(read_expire, 3600000, true)
+SMQ_DD_ATTR(read_expire);
+SMQ_DD_SHOW(write_expire, true)
+SMQ_DD_STORE(write_expire, 3600000, true)
+SMQ_DD_ATTR(write_expire);
+SMQ_DD_SHOW(writes_starved, false)
+SMQ_DD_STORE(writes_starved, 1024, false)
+SMQ_DD_ATTR(writes_starved);
+SMQ_DD_SHOW(fifo_batch, false)
+SMQ_DD_STORE(fifo_batch, 1024, false)
+SMQ_DD_ATTR(fifo_batch);
+SMQ_DD_SHOW(front_merges, false)
+SMQ_DD_STORE(front_merges, 1, false)
+SMQ_DD_ATTR(front_merges);
 
 static ssize_t smq_dd_async_depth_show(struct smq_queue *q, char *page)
 {

@@ -706,7 +706,7 @@ struct smq_sbq_wait_state *smq_sbq_wait_ptr(struct smq_sbitmap_queue *sbq,
  * smq_sbq_prepare_to_wait() - queue a waiter before its final retry
  * @sbq: queue.
  * @ws: wait queue from smq_sbq_wait_ptr().
- * @sbq_wait: waiter from SMQ_DEFINE_SBQ_WAIT().
+ * @sbq_wait: waiter set up by smq_sbq_wait_init().
  * @state: task state to sleep in.
  *
  * The caller must retry the allocation after this and before sleeping.

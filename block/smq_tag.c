@@ -299,10 +299,11 @@ int smq_get_tag(struct smq_tags *tags, bool reserved, bool nowait,
 {
 	struct smq_sbitmap_queue *sbq;
 	struct smq_sbq_wait_state *ws;
-	SMQ_DEFINE_SBQ_WAIT(wait);
+	struct smq_sbq_wait wait;
 	unsigned int offset;
 	int tag;
 
+	smq_sbq_wait_init(&wait);
 	if (reserved) {
 		if (!tags->nr_reserved_tags)
 			return -1;

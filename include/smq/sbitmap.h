@@ -106,16 +106,18 @@ struct smq_sbq_wait {
 int smq_sbq_wake_function(struct wait_queue_entry *wq_entry,
 			  unsigned int mode, int flags, void *key);
 
-/* Declare a waiter for the current task. */
-#define SMQ_DEFINE_SBQ_WAIT(name)					\
-	struct smq_sbq_wait name = {					\
-		.sbq = NULL,						\
-		.wait = {						\
-			.private = current,				\
-			.func = smq_sbq_wake_function,			\
-			.entry = LIST_HEAD_INIT((name).wait.entry),	\
-		},							\
-	}
+/**
+ * smq_sbq_wait_init() - set up a waiter for the current task
+ * @w: the waiter, not yet on any wait queue.
+ */
+static inline void smq_sbq_wait_init(struct smq_sbq_wait *w)
+{
+	w->sbq = NULL;
+	w->wait.flags = 0;
+	w->wait.private = current;
+	w->wait.func = smq_sbq_wake_function;
+	INIT_LIST_HEAD(&w->wait.entry);
+}
 
 int smq_sbitmap_init(struct smq_sbitmap *sb, unsigned int depth, int shift,
 		     bool round_robin, gfp_t gfp, int node);

@@ -410,8 +410,9 @@ static void test_wake_batch_single(void)
 	struct smq_sbq_wait_state *ws;
 	atomic_t wait_index = ATOMIC_INIT(0);
 	unsigned int hint = 0, i;
-	SMQ_DEFINE_SBQ_WAIT(wait);
+	struct smq_sbq_wait wait;
 
+	smq_sbq_wait_init(&wait);
 	CHECK_EQ(smq_sbq_init(&sbq, 64, -1, false, GFP_KERNEL,
 			      NUMA_NO_NODE), 0);
 	CHECK_EQ(sbq.wake_batch, 8);
@@ -461,8 +462,9 @@ static void test_persistent_waiter(void)
 	atomic_t wait_index = ATOMIC_INIT(0);
 	struct smq_sbq_wait_state *ws;
 	unsigned int hint = 0, i;
-	SMQ_DEFINE_SBQ_WAIT(wait);
+	struct smq_sbq_wait wait;
 
+	smq_sbq_wait_init(&wait);
 	wait.wait.func = persistent_wake;
 	CHECK_EQ(smq_sbq_init(&sbq, 16, -1, false, GFP_KERNEL,
 			      NUMA_NO_NODE), 0);
@@ -538,9 +540,10 @@ static int stress_get(struct stress *s, unsigned int hctx, unsigned int *hint,
 	struct smq_sbitmap_queue *sbq = &s->sbq[hctx % s->nr_sbq];
 	atomic_t *wait_index = &s->wait_index[hctx];
 	struct smq_sbq_wait_state *ws;
-	SMQ_DEFINE_SBQ_WAIT(wait);
+	struct smq_sbq_wait wait;
 	int nr;
 
+	smq_sbq_wait_init(&wait);
 	nr = stress_try(s, sbq, hint, shallow);
 	if (nr >= 0)
 		return nr;
@@ -862,9 +865,10 @@ static void *sleeper_fn(void *arg)
 	struct smq_sbitmap_queue *sbq = sl->sbq;
 	struct smq_sbq_wait_state *ws = smq_sbq_wait_ptr(sbq, sl->wait_index);
 	unsigned int hint = 0;
-	SMQ_DEFINE_SBQ_WAIT(wait);
+	struct smq_sbq_wait wait;
 	int nr;
 
+	smq_sbq_wait_init(&wait);
 	for (;;) {
 		smq_sbq_prepare_to_wait(sbq, ws, &wait, TASK_UNINTERRUPTIBLE);
 		nr = smq_sbq_get(sbq, &hint);
