@@ -394,7 +394,7 @@ bool smq_sbitmap_any_bit_set(const struct smq_sbitmap *sb)
 }
 
 /**
- * smq_sbitmap_for_each_set() - call @fn for every bit in use
+ * smq_sbitmap_walk_set() - call @fn for every bit in use
  * @sb: bitmap.
  * @start: first bit to visit; the walk wraps around to cover all bits.
  * @fn: callback; returning false stops the walk.
@@ -403,8 +403,8 @@ bool smq_sbitmap_any_bit_set(const struct smq_sbitmap *sb)
  * Each word is read once, so bits set or cleared during the walk may or
  * may not be reported.
  */
-void smq_sbitmap_for_each_set(struct smq_sbitmap *sb, unsigned int start,
-			      smq_sb_for_each_fn fn, void *data)
+void smq_sbitmap_walk_set(struct smq_sbitmap *sb, unsigned int start,
+			  smq_sb_for_each_fn fn, void *data)
 {
 	unsigned int depth = READ_ONCE(sb->depth);
 	unsigned int n = smq_sb_words(depth, sb->shift);

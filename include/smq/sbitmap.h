@@ -134,7 +134,7 @@ unsigned int smq_sbitmap_weight(const struct smq_sbitmap *sb);
 bool smq_sbitmap_any_bit_set(const struct smq_sbitmap *sb);
 
 /**
- * typedef smq_sb_for_each_fn - callback of smq_sbitmap_for_each_set()
+ * typedef smq_sb_for_each_fn - callback of smq_sbitmap_walk_set()
  * @sb: the bitmap being walked.
  * @bitnr: a set bit.
  * @data: the caller's cookie.
@@ -143,8 +143,8 @@ bool smq_sbitmap_any_bit_set(const struct smq_sbitmap *sb);
  */
 typedef bool (*smq_sb_for_each_fn)(struct smq_sbitmap *sb,
 				   unsigned int bitnr, void *data);
-void smq_sbitmap_for_each_set(struct smq_sbitmap *sb, unsigned int start,
-			      smq_sb_for_each_fn fn, void *data);
+void smq_sbitmap_walk_set(struct smq_sbitmap *sb, unsigned int start,
+			  smq_sb_for_each_fn fn, void *data);
 
 int smq_sbq_init(struct smq_sbitmap_queue *sbq, unsigned int depth, int shift,
 		 bool round_robin, gfp_t gfp, int node);

@@ -356,7 +356,7 @@ static void test_for_each_set(void)
 		CHECK_EQ(smq_sbitmap_weight(&sb), bitmap_weight(want, depth));
 		for (i = 0; i < depth; i++)
 			CHECK_EQ(smq_sbitmap_test_bit(&sb, i), test_bit(i, want));
-		smq_sbitmap_for_each_set(&sb, start, walk_fn, &w);
+		smq_sbitmap_walk_set(&sb, start, walk_fn, &w);
 		CHECK_EQ(w.n, bitmap_weight(want, depth));
 		/* Order: from @start up, then wrapping from 0. */
 		first = start < depth ? start : 0;
@@ -371,7 +371,7 @@ static void test_for_each_set(void)
 		if (w.n > 2) {
 			struct walk s = { .n = 0, .stop_after = 2 };
 
-			smq_sbitmap_for_each_set(&sb, start, walk_fn, &s);
+			smq_sbitmap_walk_set(&sb, start, walk_fn, &s);
 			CHECK_EQ(s.n, 2);
 		}
 		for (i = 0; i < depth; i++)
