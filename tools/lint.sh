@@ -44,12 +44,20 @@ LINT_BUILD="$SMQ_TREE/build/lint"
 # checkpatch types that do not apply to an out-of-tree module, each with
 # the reason:
 CHECKPATCH_IGNORE=(
-	# include/smq/compat.h must test the kernel version: smq builds
-	# unchanged for 6.1 and 6.12, and compat.h is the one place that
-	# bridges their API differences (in tree, code is only ever for the
-	# kernel it is merged into).
+	# include/smq/compat.h must test the kernel version (once, in
+	# SMQ_KERNEL_AT_LEAST()): smq builds unchanged for 6.1 and 6.12, and
+	# compat.h is the one place that bridges their API differences (in
+	# tree, code is only ever for the kernel it is merged into).
 	LINUX_VERSION_CODE
 )
+# The tree's own typedefs (checkpatch --typedefsfile). checkpatch reads one
+# file at a time, so it cannot know a type defined in a header and then
+# misreads the declarations that use it; listing a typedef also accepts its
+# definition (NEW_TYPEDEFS). smq_sb_for_each_fn: a callback type
+# (include/smq/sbitmap.h). smq_blk_mode_t: include/smq/compat.h's name for
+# the kernel's blk_mode_t (6.5), fmode_t before it; a type that differs
+# between the kernels smq builds for can only be a typedef.
+CHECKPATCH_TYPEDEFS=(smq_sb_for_each_fn smq_blk_mode_t)
 # include/smq/uk.h is not checked: besides the few kernel includes, it is
 # the userspace emulation of kernel APIs for tests/unit/ (built only
 # outside the kernel), which must use the kernel's own names and idioms
@@ -169,7 +177,9 @@ gate_checkpatch() {
 		files+=("$f")
 	done < <(c_files)
 	mapfile -t helpers < <(helper_files)
-	opts=(--strict --no-tree --terse --show-types --no-summary --color=never)
+	printf '%s\n' "${CHECKPATCH_TYPEDEFS[@]}" >"$tmp.typedefs"
+	opts=(--strict --no-tree --terse --show-types --no-summary --color=never
+		--typedefsfile "$tmp.typedefs")
 	: >"$tmp"
 	perl "$scripts_dir/checkpatch.pl" "${opts[@]}" \
 		--ignore "$(IFS=,; echo "${CHECKPATCH_IGNORE[*]}")" \
