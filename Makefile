@@ -7,7 +7,7 @@
 #   make KVER=6.1           ... for the newest 6.1 headers (or KVER=<full release>)
 #   make all-kernels        build for 6.1 and 6.12
 #   make unit               userspace unit tests (tests/unit)
-#   make check              build, unit tests, guest suite (6.12), guest smoke (6.1)
+#   make check              build, unit tests, lint, guest suite (6.12), guest smoke (6.1)
 #   make check-debug        the guest suite on a KASAN/lockdep/kmemleak/failslab
 #                           6.12 kernel built from linux-source-6.12 (cached)
 #   make bench              the main job: an experiment (BENCH=..., default seed 000's
