@@ -11,14 +11,15 @@
 #                           /lib/modules/<release>/updates/smq/ and run depmod;
 #                           INSTALL_MOD_PATH=<dir> / DESTDIR=<dir> for packaging
 #   make uninstall          remove them again
-#   make check              build, unit tests, guest suite (6.12), guest smoke (6.1)
+#   make check              build, unit tests, lint, guest suite (6.12), guest smoke (6.1)
 #   make check-debug        the guest suite on a KASAN/lockdep/kmemleak/failslab
 #                           6.12 kernel built from linux-source-6.12 (cached)
 #   make bench              the main job: an experiment (BENCH=..., default seed 000's
 #                           grid, quick) on smq and the kernel's stack in one guest
 #   make guest-test         only the guest suite (SUITE=check|smoke, KVER=...)
 #   make vm-selftest        prove the guest bench (status, timeout, panic, gate)
-#   make lint               shellcheck the scripts
+#   make lint               kernel-style gates (tools/lint.sh): checkpatch, kernel-doc,
+#                           sparse, W=1 builds (6.1, 6.12), shellcheck; GATES=... some
 #   make clean              remove build/ (results/ is kept; make distclean)
 #
 # KDIR=<dir> builds against that kernel tree (headers package or a built
@@ -26,11 +27,12 @@
 
 KVER ?= 6.12
 SUITE ?= check
+GATES ?=
 BENCH ?= seed000-grid --quick
 TOOLS := tools
 
 # Not exported to Kbuild: it has its own meaning of these.
-unexport KVER SUITE BENCH
+unexport KVER SUITE BENCH GATES
 
 .PHONY: all modules all-kernels unit install uninstall check check-debug bench guest-test \
 	vm-selftest lint clean distclean help
@@ -69,7 +71,7 @@ vm-selftest:
 	@$(TOOLS)/vm/selftest.sh $(KVER)
 
 lint:
-	@$(TOOLS)/lint.sh
+	+@$(TOOLS)/lint.sh $(GATES)
 
 clean:
 	rm -rf build
@@ -78,4 +80,4 @@ distclean: clean
 	rm -rf results
 
 help:
-	@sed -n '3,25s/^# \{0,1\}//p' Makefile
+	@sed -n '3,26s/^# \{0,1\}//p' Makefile

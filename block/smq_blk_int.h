@@ -69,7 +69,7 @@ struct smq_tags {
  * @q: queue
  */
 struct smq_ctx {
-	spinlock_t lock;
+	spinlock_t lock;		/* protects rq_list */
 	struct list_head rq_list;
 	unsigned int cpu;
 	unsigned int index_hw;
@@ -109,7 +109,7 @@ enum {
  * @stats: dispatch counters
  */
 struct smq_hw_ctx {
-	spinlock_t lock;
+	spinlock_t lock;		/* protects dispatch */
 	struct list_head dispatch;
 	unsigned long state;
 	unsigned long *ctx_map;
@@ -200,16 +200,16 @@ struct smq_queue {
 	unsigned long flags;
 	struct percpu_ref q_usage_counter;
 	wait_queue_head_t freeze_wq;
-	struct mutex freeze_lock;
+	struct mutex freeze_lock;	/* protects freeze_depth */
 	int freeze_depth;
-	spinlock_t queue_lock;
+	spinlock_t queue_lock;		/* quiesce_depth, requeue_list */
 	int quiesce_depth;
 	struct list_head requeue_list;
 	struct delayed_work requeue_work;
 	const struct smq_sched_ops *sched;
 	void *sched_data;
 	unsigned int nr_requests;
-	struct mutex sysfs_lock;
+	struct mutex sysfs_lock;	/* serializes shape changes */
 	unsigned int rq_affinity;
 	unsigned int nomerges;
 	struct timer_list timeout_timer;
@@ -343,7 +343,6 @@ void smq_complete_exit(void);
 void smq_timeout_timer(struct timer_list *t);
 void smq_timeout_work(struct work_struct *work);
 void smq_add_timer(struct smq_request *rq);
-
 
 /* smq_sysfs.c */
 int smq_sysfs_register(struct smq_queue *q);

@@ -183,6 +183,8 @@ EXPORT_SYMBOL_GPL(smq_end_request);
 
 /**
  * smq_complete_init - set up the per-CPU remote completion state
+ *
+ * Return: 0.
  */
 int smq_complete_init(void)
 {

@@ -340,6 +340,7 @@ int smq_cpumap_spread(const struct smq_cpu_topology *topo,
 	smq_cm_release(&cm);
 	return ret;
 }
+EXPORT_SYMBOL_GPL(smq_cpumap_spread);
 
 /**
  * smq_cpumap_from_affinity() - map CPUs to the queues whose masks hold them
@@ -385,6 +386,7 @@ int smq_cpumap_from_affinity(const struct smq_cpu_topology *topo,
 	kfree(used);
 	return ret;
 }
+EXPORT_SYMBOL_GPL(smq_cpumap_from_affinity);
 
 /**
  * smq_cpumap_spread_masks() - per-queue CPU masks of the even spread
@@ -419,3 +421,4 @@ int smq_cpumap_spread_masks(const struct smq_cpu_topology *topo,
 	kfree(map);
 	return ret;
 }
+EXPORT_SYMBOL_GPL(smq_cpumap_spread_masks);

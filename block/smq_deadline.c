@@ -42,7 +42,7 @@
  * @flags: SMQ_DD_RERUN: a dispatcher found @lock taken and left
  */
 struct smq_dd {
-	spinlock_t lock;
+	spinlock_t lock;		/* protects dl */
 	struct smq_dl dl;
 	struct llist_head inserted;
 	atomic_t queued;
@@ -106,6 +106,7 @@ static void smq_dd_drain(struct smq_dd *dd)
 
 /* Take dd->lock outside dispatch (merges, head insertion, sysfs). */
 static void smq_dd_lock(struct smq_dd *dd)
+	__acquires(&dd->lock)
 {
 	if (!spin_trylock(&dd->lock)) {
 		atomic_long_inc(&dd->lock_busy);
@@ -119,6 +120,7 @@ static void smq_dd_lock(struct smq_dd *dd)
  * it was held: the caller must see that the queue is dispatched.
  */
 static bool smq_dd_unlock_rerun(struct smq_dd *dd)
+	__releases(&dd->lock)
 {
 	spin_unlock(&dd->lock);
 	/* Pairs with smp_mb() in smq_dd_dispatch_request(). */
@@ -129,6 +131,7 @@ static bool smq_dd_unlock_rerun(struct smq_dd *dd)
 
 /* Drop dd->lock taken by smq_dd_lock(); run the queue if a dispatcher left. */
 static void smq_dd_unlock(struct smq_dd *dd, struct smq_queue *q)
+	__releases(&dd->lock)
 {
 	if (smq_dd_unlock_rerun(dd))
 		smq_run_hw_queues(q, true);
@@ -246,8 +249,13 @@ static int smq_dd_parse(const char *page, u64 min, u64 max, const char *name,
 	return 0;
 }
 
-/* A tunable of the core; _ms: shown and set in ms, kept in jiffies. */
-#define SMQ_DD_ATTR(_n, _max, _ms)						\
+/*
+ * The core's tunables, iosched/<_n>: SMQ_DD_SHOW() and SMQ_DD_STORE()
+ * define the file's show and store functions (_ms: shown and set in ms,
+ * kept in jiffies; _max: the largest value accepted), SMQ_DD_ATTR() the
+ * attribute.
+ */
+#define SMQ_DD_SHOW(_n, _ms)							\
 static ssize_t smq_dd_##_n##_show(struct smq_queue *q, char *page)		\
 {										\
 	struct smq_dd *dd = q->sched_data;					\
@@ -257,14 +265,16 @@ static ssize_t smq_dd_##_n##_show(struct smq_queue *q, char *page)		\
 	v = dd->dl.params._n;							\
 	smq_dd_unlock(dd, q);							\
 	return sysfs_emit(page, "%llu\n", _ms ? jiffies_to_msecs(v) : v);	\
-}										\
+}
+
+#define SMQ_DD_STORE(_n, _max, _ms)						\
 static ssize_t smq_dd_##_n##_store(struct smq_queue *q, const char *page,	\
 				   size_t count)				\
 {										\
 	struct smq_dd *dd = q->sched_data;					\
 	u64 v;									\
 										\
-	if (smq_dd_parse(page, 0, _max, #_n, &v))					\
+	if (smq_dd_parse(page, 0, _max, #_n, &v))				\
 		return -EINVAL;							\
 	if (_ms)								\
 		v = msecs_to_jiffies(v);					\
@@ -272,18 +282,30 @@ static ssize_t smq_dd_##_n##_store(struct smq_queue *q, const char *page,	\
 	dd->dl.params._n = v;							\
 	smq_dd_unlock(dd, q);							\
 	return count;								\
-}										\
+}
+
+#define SMQ_DD_ATTR(_n)								\
 static struct smq_queue_attr smq_dd_attr_##_n = {				\
 	.attr = { .name = #_n, .mode = 0644 },					\
 	.show = smq_dd_##_n##_show,						\
 	.store = smq_dd_##_n##_store,						\
 }
 
-SMQ_DD_ATTR(read_expire, 3600000, true);
-SMQ_DD_ATTR(write_expire, 3600000, true);
-SMQ_DD_ATTR(writes_starved, 1024, false);
-SMQ_DD_ATTR(fifo_batch, 1024, false);
-SMQ_DD_ATTR(front_merges, 1, false);
+SMQ_DD_SHOW(read_expire, true)
+SMQ_DD_STORE(read_expire, 3600000, true)
+SMQ_DD_ATTR(read_expire);
+SMQ_DD_SHOW(write_expire, true)
+SMQ_DD_STORE(write_expire, 3600000, true)
+SMQ_DD_ATTR(write_expire);
+SMQ_DD_SHOW(writes_starved, false)
+SMQ_DD_STORE(writes_starved, 1024, false)
+SMQ_DD_ATTR(writes_starved);
+SMQ_DD_SHOW(fifo_batch, false)
+SMQ_DD_STORE(fifo_batch, 1024, false)
+SMQ_DD_ATTR(fifo_batch);
+SMQ_DD_SHOW(front_merges, false)
+SMQ_DD_STORE(front_merges, 1, false)
+SMQ_DD_ATTR(front_merges);
 
 static ssize_t smq_dd_async_depth_show(struct smq_queue *q, char *page)
 {
@@ -487,6 +509,8 @@ static struct smq_sched_ops smq_mq_deadline = {
 
 /**
  * smq_deadline_register - make mq-deadline selectable
+ *
+ * Return: 0 (see smq_sched_register()).
  */
 int smq_deadline_register(void)
 {

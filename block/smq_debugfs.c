@@ -311,7 +311,7 @@ static void smq_debugfs_sbq_show(struct seq_file *m, const char *name,
 		   smq_sbitmap_weight(&sbq->sb), READ_ONCE(sbq->wake_batch),
 		   READ_ONCE(sbq->min_shallow_depth),
 		   atomic_read(&sbq->ws_active));
-	smq_sbitmap_for_each_word(&sbq->sb, smq_debugfs_bits_word, &b);
+	smq_sbitmap_walk_words(&sbq->sb, smq_debugfs_bits_word, &b);
 	smq_debugfs_bits_end(&b);
 }
 

@@ -49,8 +49,13 @@ static bool smq_get_budget(struct smq_request *rq)
 		return true;
 	token = ops->get_budget(q);
 	if (token < 0) {
-		/* A put_budget between the failure and the flag must see it. */
 		set_bit(SMQ_Q_BUDGET_WAIT, &q->flags);
+		/*
+		 * Order the flag before trying again; pairs with smp_mb() in
+		 * smq_put_budget(): a budget given back between the failure
+		 * and the flag is either seen by this second try, or its
+		 * smq_put_budget() sees the flag and reruns the queue.
+		 */
 		smp_mb__after_atomic();
 		token = ops->get_budget(q);
 		if (token < 0)
@@ -74,7 +79,15 @@ void smq_put_budget(struct smq_request *rq)
 		return;
 	q->tag_set->ops->put_budget(q, rq->budget_token);
 	rq->budget_token = -1;
-	smp_mb__before_atomic();
+	/*
+	 * Order the budget given back before the test of the flag; pairs
+	 * with smp_mb__after_atomic() in smq_get_budget(): either this sees
+	 * SMQ_Q_BUDGET_WAIT and reruns the queue, or that second
+	 * ->get_budget() sees the budget given back.  A full barrier:
+	 * test_bit() is no atomic read-modify-write that
+	 * smp_mb__before_atomic() would order.
+	 */
+	smp_mb();
 	if (test_bit(SMQ_Q_BUDGET_WAIT, &q->flags) &&
 	    test_and_clear_bit(SMQ_Q_BUDGET_WAIT, &q->flags))
 		smq_run_hw_queues(q, true);
@@ -138,9 +151,14 @@ static bool smq_dispatch_list(struct smq_hw_ctx *hctx, struct list_head *list)
 	spin_lock(&hctx->lock);
 	list_splice_init(list, &hctx->dispatch);
 	spin_unlock(&hctx->lock);
-	/* Rerun when one of ours completes ... */
+	/*
+	 * Rerun when one of ours completes ...  Order the requests put on
+	 * hctx->dispatch before the flag; pairs with the fully ordered
+	 * test_and_clear_bit() in smq_hctx_restart(), after which
+	 * smq_run_hw_queue() looks at hctx->dispatch without the lock.
+	 */
+	smp_mb__before_atomic();
 	set_bit(SMQ_S_RESTART, &hctx->state);
-	smp_mb__after_atomic();
 	/* ... and after a delay where no completion is promised. */
 	if (ret == BLK_STS_RESOURCE || no_tag || no_budget)
 		smq_delay_run_hw_queue(hctx, SMQ_RESOURCE_DELAY_MS);

@@ -7,10 +7,6 @@
 
 #include "smq_blk_int.h"
 
-/* smq_request.rq_flags bits of the flush sequence */
-#define SMQ_RQF_FLUSH_PRE	(1U << 16)	/* a flush still precedes the data */
-#define SMQ_RQF_FLUSH_POST	(1U << 17)	/* a flush still follows the data */
-
 bool smq_flush_prepare_bio(struct smq_queue *q, struct bio *bio);
 void smq_flush_prepare_rq(struct smq_request *rq);
 bool smq_flush_next_step(struct smq_request *rq);

@@ -43,7 +43,7 @@
  * @hctx: the single dispatch context handed to the driver
  */
 struct smq_legacy_queue {
-	spinlock_t queue_lock;
+	spinlock_t queue_lock;		/* protects all below */
 	struct smq_request **free;
 	unsigned int nr_free;
 	unsigned int nr_requests;
@@ -263,6 +263,11 @@ void smq_legacy_free_request(struct smq_request *rq)
 	spin_lock_irqsave(&lq->queue_lock, flags);
 	WRITE_ONCE(rq->state, SMQ_RQ_IDLE);
 	lq->free[lq->nr_free++] = rq;
+	/*
+	 * No barrier needed for the lockless peek: a waiter tests the free
+	 * count and queues itself (prepare_to_wait_exclusive() in
+	 * smq_legacy_get_rq()) under queue_lock, which we hold.
+	 */
 	if (waitqueue_active(&lq->wait))
 		wake_up(&lq->wait);
 	spin_unlock_irqrestore(&lq->queue_lock, flags);
@@ -500,6 +505,8 @@ static const struct smq_legacy_elv *smq_legacy_find_elv(const char *name)
  * smq_legacy_sched_show - the scheduler file of a legacy queue
  * @q: legacy queue
  * @page: sysfs buffer
+ *
+ * Return: the length of the text written to @page.
  */
 ssize_t smq_legacy_sched_show(struct smq_queue *q, char *page)
 {
@@ -557,6 +564,8 @@ int smq_legacy_sched_switch(struct smq_queue *q, const char *name)
 /**
  * smq_legacy_init_queue - make @q a single-queue request queue
  * @q: new queue on a SMQ_SET_LEGACY tag set
+ *
+ * Return: 0, or -ENOMEM.
  */
 int smq_legacy_init_queue(struct smq_queue *q)
 {

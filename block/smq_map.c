@@ -112,13 +112,10 @@ EXPORT_SYMBOL_GPL(smq_map_queues_affinity);
 /**
  * smq_map_queues_default - the map of a set whose driver has no opinion
  * @set: tag set
+ *
+ * Return: 0 or a negative errno (see smq_map_queues_spread()).
  */
 int smq_map_queues_default(struct smq_tag_set *set)
 {
 	return smq_map_queues_spread(set);
 }
-
-/* Pure helpers other smq modules use directly. */
-EXPORT_SYMBOL_GPL(smq_cpumap_spread);
-EXPORT_SYMBOL_GPL(smq_cpumap_from_affinity);
-EXPORT_SYMBOL_GPL(smq_cpumap_spread_masks);

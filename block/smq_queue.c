@@ -356,6 +356,8 @@ EXPORT_SYMBOL_GPL(smq_queue_destroy);
 /**
  * smq_queue_data - the owner's pointer given to smq_queue_create()
  * @q: queue
+ *
+ * Return: the pointer, or NULL if none was given.
  */
 void *smq_queue_data(const struct smq_queue *q)
 {
@@ -366,6 +368,8 @@ EXPORT_SYMBOL_GPL(smq_queue_data);
 /**
  * smq_queue_tag_set - the tag set a queue allocates from
  * @q: queue
+ *
+ * Return: the tag set.
  */
 struct smq_tag_set *smq_queue_tag_set(const struct smq_queue *q)
 {
@@ -376,9 +380,11 @@ EXPORT_SYMBOL_GPL(smq_queue_tag_set);
 /**
  * smq_queue_is_legacy - whether a queue runs the single-queue path
  * @q: queue
+ *
+ * Return: true on the single-queue (legacy) path.
  */
 bool smq_queue_is_legacy(const struct smq_queue *q)
 {
-	return q->legacy != NULL;
+	return !!q->legacy;
 }
 EXPORT_SYMBOL_GPL(smq_queue_is_legacy);

@@ -176,6 +176,8 @@ static bool smq_seg_add(struct smq_seg_walk *w, phys_addr_t start,
  * smq_bio_segments - segments a bio adds to a request
  * @q: queue (for the segment size limit)
  * @bio: the bio
+ *
+ * Return: the number of segments (0 for a bio without data).
  */
 unsigned int smq_bio_segments(struct smq_queue *q, struct bio *bio)
 {

@@ -394,7 +394,7 @@ bool smq_sbitmap_any_bit_set(const struct smq_sbitmap *sb)
 }
 
 /**
- * smq_sbitmap_for_each_set() - call @fn for every bit in use
+ * smq_sbitmap_walk_set() - call @fn for every bit in use
  * @sb: bitmap.
  * @start: first bit to visit; the walk wraps around to cover all bits.
  * @fn: callback; returning false stops the walk.
@@ -403,8 +403,8 @@ bool smq_sbitmap_any_bit_set(const struct smq_sbitmap *sb)
  * Each word is read once, so bits set or cleared during the walk may or
  * may not be reported.
  */
-void smq_sbitmap_for_each_set(struct smq_sbitmap *sb, unsigned int start,
-			      smq_sb_for_each_fn fn, void *data)
+void smq_sbitmap_walk_set(struct smq_sbitmap *sb, unsigned int start,
+			  smq_sb_for_each_fn fn, void *data)
 {
 	unsigned int depth = READ_ONCE(sb->depth);
 	unsigned int n = smq_sb_words(depth, sb->shift);
@@ -441,7 +441,7 @@ void smq_sbitmap_for_each_set(struct smq_sbitmap *sb, unsigned int start,
 }
 
 /**
- * smq_sbitmap_for_each_word() - walk the words of a bitmap in order
+ * smq_sbitmap_walk_words() - walk the words of a bitmap in order
  * @sb: bitmap.
  * @fn: called once per word below the depth, first word first.
  * @data: passed to @fn.
@@ -452,8 +452,8 @@ void smq_sbitmap_for_each_set(struct smq_sbitmap *sb, unsigned int start,
  * the bitmap of depth bits.  Each word is read once, against one snapshot
  * of the depth.
  */
-void smq_sbitmap_for_each_word(const struct smq_sbitmap *sb,
-			       smq_sb_word_fn fn, void *data)
+void smq_sbitmap_walk_words(const struct smq_sbitmap *sb,
+			    smq_sb_word_fn fn, void *data)
 {
 	unsigned int depth = READ_ONCE(sb->depth);
 	unsigned int i, n = smq_sb_words(depth, sb->shift);
@@ -501,9 +501,11 @@ int smq_sbq_init(struct smq_sbitmap_queue *sbq, unsigned int depth, int shift,
 		return -ENOMEM;
 	}
 	/* Spread the CPUs' starting points evenly over the map. */
-	for_each_possible_cpu(cpu)
-		*per_cpu_ptr(sbq->hints, cpu) = round_robin ? 0 :
-			div_u64((u64)cpu * depth, nr_cpu_ids);
+	for_each_possible_cpu(cpu) {
+		unsigned int *hint = per_cpu_ptr(sbq->hints, cpu);
+
+		*hint = round_robin ? 0 : div_u64((u64)cpu * depth, nr_cpu_ids);
+	}
 	sbq->min_shallow_depth = UINT_MAX;
 	sbq->wake_batch = smq_sbq_calc_wake_batch(sbq, depth);
 	atomic_set(&sbq->wake_index, 0);
@@ -727,7 +729,7 @@ struct smq_sbq_wait_state *smq_sbq_wait_ptr(struct smq_sbitmap_queue *sbq,
  * smq_sbq_prepare_to_wait() - queue a waiter before its final retry
  * @sbq: queue.
  * @ws: wait queue from smq_sbq_wait_ptr().
- * @sbq_wait: waiter from SMQ_DEFINE_SBQ_WAIT().
+ * @sbq_wait: waiter set up by smq_sbq_wait_init().
  * @state: task state to sleep in.
  *
  * The caller must retry the allocation after this and before sleeping.

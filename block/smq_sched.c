@@ -14,6 +14,8 @@ static LIST_HEAD(smq_sched_list);
 /**
  * smq_sched_register - make a scheduler selectable
  * @ops: the scheduler
+ *
+ * Return: 0.
  */
 int smq_sched_register(struct smq_sched_ops *ops)
 {
@@ -85,6 +87,8 @@ static struct smq_sched_ops *smq_sched_find(const char *name)
  * smq_sched_show - the scheduler file's text: "[none] mq-deadline"
  * @q: queue
  * @page: sysfs buffer
+ *
+ * Return: the length of the text written to @page.
  */
 ssize_t smq_sched_show(struct smq_queue *q, char *page)
 {
@@ -154,6 +158,8 @@ void smq_sched_set_nr_requests(struct smq_queue *q, unsigned int nr)
  * @q: queue with a scheduler
  * @bio: the bio
  * @nr_segs: its segments
+ *
+ * Return: true if the bio now rides on a queued request.
  */
 bool smq_sched_bio_merge(struct smq_queue *q, struct bio *bio,
 			 unsigned int nr_segs)

@@ -42,7 +42,7 @@ static bool smq_rq_mergeable(struct smq_request *rq, struct bio *bio)
  * Return: true when the bio now belongs to @rq (back or front merge).
  */
 bool smq_rq_try_merge(struct smq_queue *q, struct smq_request *rq,
-			 struct bio *bio, unsigned int nr_segs)
+		      struct bio *bio, unsigned int nr_segs)
 {
 	sector_t bio_sector = bio->bi_iter.bi_sector;
 	unsigned int bytes = bio->bi_iter.bi_size;
@@ -93,7 +93,7 @@ static bool smq_merge_list(struct smq_queue *q, struct list_head *list,
  * Return: true if the bio now rides on a queued request.
  */
 static bool smq_attempt_ctx_merge(struct smq_queue *q, struct bio *bio,
-			   unsigned int nr_segs)
+				  unsigned int nr_segs)
 {
 	struct smq_ctx *ctx = raw_cpu_ptr(q->queue_ctx);
 	bool merged;
@@ -179,6 +179,8 @@ struct smq_plug_cb *smq_get_plug(struct smq_queue *q)
  * @plug: the task's batch for @q
  * @bio: the bio
  * @nr_segs: its segments
+ *
+ * Return: true if the bio now rides on a plugged request.
  */
 bool smq_plug_merge(struct smq_queue *q, struct smq_plug_cb *plug,
 		    struct bio *bio, unsigned int nr_segs)

@@ -248,6 +248,7 @@ static struct smq_queue_attr smq_queue_attr_##_n = {			\
 	.attr = { .name = __stringify(_n), .mode = 0444 },		\
 	.show = _n##_show,						\
 }
+
 #define SMQ_QUEUE_RW(_n)						\
 static struct smq_queue_attr smq_queue_attr_##_n = {			\
 	.attr = { .name = __stringify(_n), .mode = 0644 },		\
@@ -324,6 +325,8 @@ static const struct kobj_type smq_iosched_ktype = {
  * smq_iosched_sysfs_add - create smq/iosched/ with a scheduler's files
  * @q: registered queue, its sysfs_lock held
  * @group: the scheduler's attributes
+ *
+ * Return: 0 or a negative errno (nothing is left behind then).
  */
 int smq_iosched_sysfs_add(struct smq_queue *q,
 			  const struct attribute_group *group)

@@ -299,10 +299,11 @@ int smq_get_tag(struct smq_tags *tags, bool reserved, bool nowait,
 {
 	struct smq_sbitmap_queue *sbq;
 	struct smq_sbq_wait_state *ws;
-	SMQ_DEFINE_SBQ_WAIT(wait);
+	struct smq_sbq_wait wait;
 	unsigned int offset;
 	int tag;
 
+	smq_sbq_wait_init(&wait);
 	if (reserved) {
 		if (!tags->nr_reserved_tags)
 			return -1;
@@ -357,6 +358,8 @@ void smq_put_tag(struct smq_tags *tags, unsigned int tag)
 /**
  * smq_tags_busy - tags in use
  * @tags: tag space
+ *
+ * Return: the number of normal and reserved tags allocated.
  */
 unsigned int smq_tags_busy(struct smq_tags *tags)
 {
@@ -541,6 +544,8 @@ EXPORT_SYMBOL_GPL(smq_tagset_busy_iter);
 /**
  * smq_hctx_index - index of a hardware queue
  * @hctx: hardware queue
+ *
+ * Return: the index, 0..nr_hw_queues - 1.
  */
 unsigned int smq_hctx_index(const struct smq_hw_ctx *hctx)
 {
@@ -551,6 +556,8 @@ EXPORT_SYMBOL_GPL(smq_hctx_index);
 /**
  * smq_hctx_driver_data - what ->init_hctx stored for a hardware queue
  * @hctx: hardware queue
+ *
+ * Return: that pointer (NULL if ->init_hctx stored none).
  */
 void *smq_hctx_driver_data(const struct smq_hw_ctx *hctx)
 {

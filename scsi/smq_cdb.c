@@ -96,6 +96,7 @@ int smq_cdb_rw(u8 *cdb, bool write, u64 lba, u32 nr_blocks,
 	put_unaligned_be32(nr_blocks, &cdb[10]);
 	return 16;
 }
+EXPORT_SYMBOL_GPL(smq_cdb_rw);
 
 /**
  * smq_cdb_sync_cache() - build SYNCHRONIZE CACHE (10) or (16)
@@ -128,6 +129,7 @@ int smq_cdb_sync_cache(u8 *cdb, u64 lba, u32 nr_blocks, unsigned int flags)
 	put_unaligned_be32(nr_blocks, &cdb[10]);
 	return 16;
 }
+EXPORT_SYMBOL_GPL(smq_cdb_sync_cache);
 
 /**
  * smq_cdb_unmap() - build UNMAP
@@ -145,6 +147,7 @@ int smq_cdb_unmap(u8 *cdb, u16 param_len)
 	put_unaligned_be16(param_len, &cdb[7]);
 	return 10;
 }
+EXPORT_SYMBOL_GPL(smq_cdb_unmap);
 
 /**
  * smq_unmap_param_build() - build an UNMAP parameter list
@@ -172,6 +175,7 @@ int smq_unmap_param_build(u8 *buf, unsigned int len,
 	}
 	return total;
 }
+EXPORT_SYMBOL_GPL(smq_unmap_param_build);
 
 /**
  * smq_cdb_write_same() - build WRITE SAME (16), or (10) on request
@@ -205,6 +209,7 @@ int smq_cdb_write_same(u8 *cdb, u64 lba, u32 nr_blocks, unsigned int flags)
 	put_unaligned_be32(nr_blocks, &cdb[10]);
 	return 16;
 }
+EXPORT_SYMBOL_GPL(smq_cdb_write_same);
 
 /**
  * smq_cdb_inquiry() - build INQUIRY
@@ -226,6 +231,7 @@ int smq_cdb_inquiry(u8 *cdb, bool evpd, u8 page, u16 alloc_len)
 	put_unaligned_be16(alloc_len, &cdb[3]);
 	return 6;
 }
+EXPORT_SYMBOL_GPL(smq_cdb_inquiry);
 
 /**
  * smq_cdb_report_luns() - build REPORT LUNS
@@ -245,6 +251,7 @@ int smq_cdb_report_luns(u8 *cdb, u8 select, u32 alloc_len)
 	put_unaligned_be32(alloc_len, &cdb[6]);
 	return 12;
 }
+EXPORT_SYMBOL_GPL(smq_cdb_report_luns);
 
 /**
  * smq_cdb_read_capacity10() - build READ CAPACITY (10)
@@ -260,6 +267,7 @@ int smq_cdb_read_capacity10(u8 *cdb)
 	cdb[0] = SMQ_OP_READ_CAPACITY_10;
 	return 10;
 }
+EXPORT_SYMBOL_GPL(smq_cdb_read_capacity10);
 
 /**
  * smq_cdb_read_capacity16() - build READ CAPACITY (16)
@@ -280,6 +288,7 @@ int smq_cdb_read_capacity16(u8 *cdb, u32 alloc_len)
 	put_unaligned_be32(alloc_len, &cdb[10]);
 	return 16;
 }
+EXPORT_SYMBOL_GPL(smq_cdb_read_capacity16);
 
 /**
  * smq_cdb_mode_sense() - build MODE SENSE (6) or (10)
@@ -312,6 +321,7 @@ int smq_cdb_mode_sense(u8 *cdb, const struct smq_mode_sense_req *req)
 	put_unaligned_be16(req->alloc_len, &cdb[7]);
 	return 10;
 }
+EXPORT_SYMBOL_GPL(smq_cdb_mode_sense);
 
 /**
  * smq_cdb_test_unit_ready() - build TEST UNIT READY
@@ -326,6 +336,7 @@ int smq_cdb_test_unit_ready(u8 *cdb)
 	memset(cdb, 0, 6);
 	return 6;
 }
+EXPORT_SYMBOL_GPL(smq_cdb_test_unit_ready);
 
 /**
  * smq_cdb_request_sense() - build REQUEST SENSE
@@ -345,6 +356,7 @@ int smq_cdb_request_sense(u8 *cdb, bool desc, u8 alloc_len)
 	cdb[4] = alloc_len;
 	return 6;
 }
+EXPORT_SYMBOL_GPL(smq_cdb_request_sense);
 
 /* ---- initiator: response parsers ---- */
 
@@ -385,6 +397,7 @@ int smq_parse_inquiry(const u8 *buf, unsigned int len, struct smq_inquiry *inq)
 	smq_get_string(inq->rev, buf, n, 32, 4);
 	return 0;
 }
+EXPORT_SYMBOL_GPL(smq_parse_inquiry);
 
 /**
  * smq_vpd_page_len() - check a VPD page header
@@ -402,6 +415,7 @@ int smq_vpd_page_len(const u8 *buf, unsigned int len, u8 page)
 		return -EINVAL;
 	return min(len - 4, (unsigned int)get_unaligned_be16(&buf[2]));
 }
+EXPORT_SYMBOL_GPL(smq_vpd_page_len);
 
 /**
  * smq_parse_vpd_supported() - list of VPD page 0x00
@@ -424,6 +438,7 @@ int smq_parse_vpd_supported(const u8 *buf, unsigned int len, u8 *pages,
 		memcpy(pages, &buf[4], n);
 	return n;
 }
+EXPORT_SYMBOL_GPL(smq_parse_vpd_supported);
 
 /**
  * smq_vpd_has_page() - does VPD page 0x00 list @page?
@@ -442,6 +457,7 @@ bool smq_vpd_has_page(const u8 *buf, unsigned int len, u8 page)
 			return true;
 	return false;
 }
+EXPORT_SYMBOL_GPL(smq_vpd_has_page);
 
 /**
  * smq_parse_vpd_serial() - unit serial number of VPD page 0x80
@@ -473,6 +489,7 @@ int smq_parse_vpd_serial(const u8 *buf, unsigned int len, char *out,
 	smq_get_string(out, buf, end, start, end - start);
 	return strlen(out);
 }
+EXPORT_SYMBOL_GPL(smq_parse_vpd_serial);
 
 /**
  * smq_vpd83_next() - iterate the designation descriptors of VPD page 0x83
@@ -507,6 +524,7 @@ int smq_vpd83_next(const u8 *buf, unsigned int len, unsigned int *pos,
 	*pos = p + 4 + d->len;
 	return 1;
 }
+EXPORT_SYMBOL_GPL(smq_vpd83_next);
 
 /* Preference of a logical unit designator; 0: not usable. */
 static int smq_designator_prio(const struct smq_designator *d)
@@ -560,6 +578,7 @@ int smq_vpd83_lun_id(const u8 *buf, unsigned int len,
 		return ret;
 	return best ? 0 : -ENOENT;
 }
+EXPORT_SYMBOL_GPL(smq_vpd83_lun_id);
 
 /* Bytes [0, end) of a VPD page with @n payload bytes are valid. */
 static bool smq_vpd_has(int n, unsigned int end)
@@ -604,6 +623,7 @@ int smq_parse_vpd_b0(const u8 *buf, unsigned int len,
 	bl->has_unmap = n >= 0x3c;
 	return 0;
 }
+EXPORT_SYMBOL_GPL(smq_parse_vpd_b0);
 
 /**
  * smq_parse_vpd_b1() - parse VPD page 0xb1 (block device characteristics)
@@ -630,6 +650,7 @@ int smq_parse_vpd_b1(const u8 *buf, unsigned int len, struct smq_bdc *bdc)
 		bdc->zoned = (buf[8] >> 4) & 3;
 	return 0;
 }
+EXPORT_SYMBOL_GPL(smq_parse_vpd_b1);
 
 /**
  * smq_parse_vpd_b2() - parse VPD page 0xb2 (logical block provisioning)
@@ -660,6 +681,7 @@ int smq_parse_vpd_b2(const u8 *buf, unsigned int len, struct smq_lbp *lbp)
 		lbp->prov_type = buf[6] & 0x07;
 	return 0;
 }
+EXPORT_SYMBOL_GPL(smq_parse_vpd_b2);
 
 /**
  * smq_parse_read_capacity10() - parse READ CAPACITY (10) data
@@ -680,6 +702,7 @@ int smq_parse_read_capacity10(const u8 *buf, unsigned int len,
 	cap->need_rc16 = cap->last_lba == U32_MAX;
 	return 0;
 }
+EXPORT_SYMBOL_GPL(smq_parse_read_capacity10);
 
 /**
  * smq_parse_read_capacity16() - parse READ CAPACITY (16) data
@@ -714,6 +737,7 @@ int smq_parse_read_capacity16(const u8 *buf, unsigned int len,
 		cap->lowest_aligned = get_unaligned_be16(&buf[14]) & 0x3fff;
 	return 0;
 }
+EXPORT_SYMBOL_GPL(smq_parse_read_capacity16);
 
 /**
  * smq_scsilun_to_int() - 8-byte LUN to a Linux integer LUN
@@ -735,6 +759,7 @@ u64 smq_scsilun_to_int(const u8 *scsilun)
 		       ((u64)scsilun[i + 1] << (i * 8));
 	return lun;
 }
+EXPORT_SYMBOL_GPL(smq_scsilun_to_int);
 
 /**
  * smq_int_to_scsilun() - Linux integer LUN to its 8 bytes
@@ -753,6 +778,7 @@ void smq_int_to_scsilun(u64 lun, u8 *scsilun)
 		lun >>= 16;
 	}
 }
+EXPORT_SYMBOL_GPL(smq_int_to_scsilun);
 
 /**
  * smq_parse_report_luns() - parse REPORT LUNS data
@@ -780,6 +806,7 @@ int smq_parse_report_luns(const u8 *buf, unsigned int len, u64 *luns,
 		luns[i] = smq_scsilun_to_int(&buf[8 + 8 * i]);
 	return n;
 }
+EXPORT_SYMBOL_GPL(smq_parse_report_luns);
 
 /**
  * smq_parse_mode_caching() - find the caching page in MODE SENSE data
@@ -832,6 +859,7 @@ int smq_parse_mode_caching(const u8 *buf, unsigned int len, bool ten,
 	}
 	return -ENOENT;
 }
+EXPORT_SYMBOL_GPL(smq_parse_mode_caching);
 
 /* ---- target: CDB decoders ---- */
 
@@ -858,6 +886,7 @@ int smq_cdb_len(u8 opcode)
 		return -EINVAL;
 	}
 }
+EXPORT_SYMBOL_GPL(smq_cdb_len);
 
 /* @cdb holds at least the length its opcode implies? */
 static bool smq_cdb_complete(const u8 *cdb, unsigned int len)
@@ -916,6 +945,7 @@ int smq_cdb_decode_rw(const u8 *cdb, unsigned int len,
 	rw->fua = cdb[1] & 0x08;
 	return 0;
 }
+EXPORT_SYMBOL_GPL(smq_cdb_decode_rw);
 
 /**
  * smq_cdb_decode_write_same() - decode WRITE SAME (10/16)
@@ -948,6 +978,7 @@ int smq_cdb_decode_write_same(const u8 *cdb, unsigned int len,
 	ws->unmap = cdb[1] & 0x08;
 	return 0;
 }
+EXPORT_SYMBOL_GPL(smq_cdb_decode_write_same);
 
 /**
  * smq_cdb_decode_sync_cache() - decode SYNCHRONIZE CACHE (10/16)
@@ -979,6 +1010,7 @@ int smq_cdb_decode_sync_cache(const u8 *cdb, unsigned int len, u64 *lba,
 	*immed = cdb[1] & 0x02;
 	return 0;
 }
+EXPORT_SYMBOL_GPL(smq_cdb_decode_sync_cache);
 
 /**
  * smq_cdb_decode_mode_sense() - decode MODE SENSE (6/10)
@@ -1012,6 +1044,7 @@ int smq_cdb_decode_mode_sense(const u8 *cdb, unsigned int len,
 	req->subpage = cdb[3];
 	return 0;
 }
+EXPORT_SYMBOL_GPL(smq_cdb_decode_mode_sense);
 
 /**
  * smq_cdb_alloc_len() - allocation length of a data-in command
@@ -1047,6 +1080,7 @@ int smq_cdb_alloc_len(const u8 *cdb, unsigned int len)
 		return -EINVAL;
 	}
 }
+EXPORT_SYMBOL_GPL(smq_cdb_alloc_len);
 
 /**
  * smq_unmap_param_parse() - parse an UNMAP parameter list
@@ -1081,6 +1115,7 @@ int smq_unmap_param_parse(const u8 *buf, unsigned int len,
 	}
 	return n;
 }
+EXPORT_SYMBOL_GPL(smq_unmap_param_parse);
 
 /* ---- target: emulated response payloads ---- */
 
@@ -1113,6 +1148,7 @@ int smq_emu_inquiry(const struct smq_lun_info *lu, u8 *buf, unsigned int len)
 	put_unaligned_be16(0x04c0, &d[62]);	/* SBC-3 */
 	return smq_copy_out(buf, len, d, sizeof(d));
 }
+EXPORT_SYMBOL_GPL(smq_emu_inquiry);
 
 static unsigned int smq_emu_vpd83(const struct smq_lun_info *lu, u8 *p)
 {
@@ -1195,6 +1231,7 @@ int smq_emu_vpd(const struct smq_lun_info *lu, u8 page, u8 *buf,
 	put_unaligned_be16(n, &d[2]);
 	return smq_copy_out(buf, len, d, 4 + n);
 }
+EXPORT_SYMBOL_GPL(smq_emu_vpd);
 
 static u64 smq_emu_last_lba(const struct smq_lun_info *lu)
 {
@@ -1220,6 +1257,7 @@ int smq_emu_read_capacity10(const struct smq_lun_info *lu, u8 *buf,
 	put_unaligned_be32(lu->block_size, &d[4]);
 	return smq_copy_out(buf, len, d, sizeof(d));
 }
+EXPORT_SYMBOL_GPL(smq_emu_read_capacity10);
 
 /**
  * smq_emu_read_capacity16() - READ CAPACITY (16) data of an emulated LU
@@ -1240,6 +1278,7 @@ int smq_emu_read_capacity16(const struct smq_lun_info *lu, u8 *buf,
 	d[14] = (lu->unmap ? 0x80 : 0) | (lu->lbprz ? 0x40 : 0);
 	return smq_copy_out(buf, len, d, sizeof(d));
 }
+EXPORT_SYMBOL_GPL(smq_emu_read_capacity16);
 
 /**
  * smq_emu_report_luns() - REPORT LUNS data
@@ -1270,6 +1309,7 @@ int smq_emu_report_luns(const u64 *luns, unsigned int nr, u8 *buf,
 	}
 	return done;
 }
+EXPORT_SYMBOL_GPL(smq_emu_report_luns);
 
 /**
  * smq_emu_mode_sense() - MODE SENSE (6/10) data of an emulated LU
@@ -1336,3 +1376,4 @@ int smq_emu_mode_sense(const struct smq_lun_info *lu,
 	}
 	return smq_copy_out(buf, len, d, p);
 }
+EXPORT_SYMBOL_GPL(smq_emu_mode_sense);

@@ -89,8 +89,8 @@ void smq_eh_work(struct work_struct *work)
 	int rtn;
 
 	smq_dev_warn(dev, "command 0x%02x timed out (tag %u, retries %d/%d): aborting\n",
-		 cmd->cmnd[0], smq_scsi_cmd_tag(cmd), cmd->retries,
-		 cmd->allowed);
+		     cmd->cmnd[0], smq_scsi_cmd_tag(cmd), cmd->retries,
+		     cmd->allowed);
 	rtn = smq_eh_try(t->eh_abort_handler, cmd);
 	if (rtn != SMQ_EH_SUCCESS) {
 		smq_dev_warn(dev, "abort failed: resetting the LUN\n");
@@ -98,7 +98,7 @@ void smq_eh_work(struct work_struct *work)
 	}
 	if (rtn != SMQ_EH_SUCCESS) {
 		smq_dev_warn(dev, "LUN reset failed: resetting host%u\n",
-			 shost->host_no);
+			     shost->host_no);
 		rtn = smq_eh_host_reset(shost, cmd);
 	}
 

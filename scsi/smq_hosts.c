@@ -37,6 +37,8 @@ static const char *const smq_host_state_names[] = {
 /**
  * smq_host_state_name - sysfs name of a host state
  * @state: SMQ_HOST_*
+ *
+ * Return: the name, or "unknown".
  */
 const char *smq_host_state_name(enum smq_host_state state)
 {
@@ -341,6 +343,8 @@ EXPORT_SYMBOL_GPL(smq_scsi_host_put);
 
 /**
  * smq_hosts_init - register the host class
+ *
+ * Return: 0 or a negative errno from class_register().
  */
 int smq_hosts_init(void)
 {

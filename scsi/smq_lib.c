@@ -37,6 +37,8 @@ static const char *const smq_sdev_state_names[] = {
 /**
  * smq_sdev_state_name - sysfs name of a LUN state
  * @state: SMQ_SDEV_*
+ *
+ * Return: the name, or "unknown".
  */
 const char *smq_sdev_state_name(enum smq_sdev_state state)
 {
@@ -275,7 +277,7 @@ static blk_status_t smq_state_check(struct smq_scsi_device *sdev)
 		if (!READ_ONCE(sdev->offline_logged)) {
 			WRITE_ONCE(sdev->offline_logged, true);
 			smq_dev_err(&sdev->sdev_gendev,
-				"rejecting I/O to offline device\n");
+				    "rejecting I/O to offline device\n");
 		}
 		return BLK_STS_IOERR;
 	default:

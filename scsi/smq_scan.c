@@ -365,7 +365,7 @@ static enum smq_probe smq_probe_lun(struct smq_scsi_device *sdev)
 		goto out;
 	if (inq.len < 36) {
 		smq_dev_info(&sdev->sdev_gendev, "INQUIRY data too short (%u bytes)\n",
-			 inq.len);
+			     inq.len);
 		goto out;
 	}
 	/* Peripheral qualifier 0: a device is connected at this LUN. */
@@ -426,9 +426,9 @@ static void smq_sdev_add(struct smq_scsi_device *sdev)
 	sdev->is_visible = true;
 	t->nr_luns++;
 	smq_dev_info(&sdev->sdev_gendev, "%s %.8s %.16s %.4s PQ: 0 ANSI: %u\n",
-		 sdev->type == 0 ? "Direct-Access    " : "Other            ",
-		 sdev->vendor, sdev->model, sdev->rev,
-		 sdev->scsi_level - (sdev->scsi_level > 1));
+		     sdev->type == 0 ? "Direct-Access    " : "Other            ",
+		     sdev->vendor, sdev->model, sdev->rev,
+		     sdev->scsi_level - (sdev->scsi_level > 1));
 	if (sdev->type == 0x00 || sdev->type == 0x0e)
 		smq_sd_probe(sdev);
 }
@@ -548,7 +548,7 @@ static void smq_scan_target(struct smq_scsi_host *shost, unsigned int channel,
 				continue;
 			if (luns[i] >= shost->max_lun) {
 				smq_dev_info(&t->dev, "LUN %llu beyond max_lun %llu: skipped\n",
-					 luns[i], shost->max_lun);
+					     luns[i], shost->max_lun);
 				continue;
 			}
 			smq_scan_lun(t, luns[i], NULL);

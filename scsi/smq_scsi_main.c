@@ -84,6 +84,8 @@ MODULE_PARM_DESC(cmd_timeout,
 
 /**
  * smq_param_use_blk_mq - the use_blk_mq parameter now
+ *
+ * Return: true if new hosts use the multiqueue path.
  */
 bool smq_param_use_blk_mq(void)
 {
@@ -92,6 +94,8 @@ bool smq_param_use_blk_mq(void)
 
 /**
  * smq_param_disk_prefix - the disk_prefix parameter (read-only after load)
+ *
+ * Return: the prefix of new disks' names.
  */
 const char *smq_param_disk_prefix(void)
 {
@@ -100,6 +104,8 @@ const char *smq_param_disk_prefix(void)
 
 /**
  * smq_param_cmd_timeout - the cmd_timeout parameter now, in seconds
+ *
+ * Return: the timeout in seconds, 1..3600.
  */
 unsigned int smq_param_cmd_timeout(void)
 {

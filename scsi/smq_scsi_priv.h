@@ -116,15 +116,14 @@ extern const struct attribute_group *smq_sdev_groups[];
 extern const struct attribute_group *smq_shost_groups[];
 
 /*
- * Messages about a LUN, target or host device: "smq_scsi: H:C:T:L: ...".
- * (dev_printk() would print an empty driver name for these bus-less
- * devices.)
+ * Messages about a LUN, target or host device: "smq_scsi: H:C:T:L: ...";
+ * the prefix comes from pr_fmt(), which every file of smq_scsi defines as
+ * KBUILD_MODNAME ": " fmt before its includes.  (dev_printk() would print
+ * an empty driver name for these bus-less devices.)
  */
-#define smq_dev_printk(level, dev, fmt, ...)				\
-	printk(level KBUILD_MODNAME ": %s: " fmt, dev_name(dev), ##__VA_ARGS__)
-#define smq_dev_err(dev, fmt, ...)	smq_dev_printk(KERN_ERR, dev, fmt, ##__VA_ARGS__)
-#define smq_dev_warn(dev, fmt, ...)	smq_dev_printk(KERN_WARNING, dev, fmt, ##__VA_ARGS__)
-#define smq_dev_info(dev, fmt, ...)	smq_dev_printk(KERN_INFO, dev, fmt, ##__VA_ARGS__)
+#define smq_dev_err(dev, fmt, ...)	pr_err("%s: " fmt, dev_name(dev), ##__VA_ARGS__)
+#define smq_dev_warn(dev, fmt, ...)	pr_warn("%s: " fmt, dev_name(dev), ##__VA_ARGS__)
+#define smq_dev_info(dev, fmt, ...)	pr_info("%s: " fmt, dev_name(dev), ##__VA_ARGS__)
 
 static inline struct smq_scsi_device *smq_dev_to_sdev(struct device *dev)
 {

@@ -229,14 +229,14 @@ static void smq_sd_read_capacity(struct smq_sd_disk *sdkp, u8 *buf, u8 *sense)
 	}
 	if (len > 0 && a.result && !smq_sd_illegal_request(&a))
 		smq_dev_info(dev, "READ CAPACITY(16) failed (result 0x%x): trying READ CAPACITY(10)\n",
-			 a.result);
+			     a.result);
 
 	len = smq_cdb_read_capacity10(cdb);
 	memset(buf, 0, 8);
 	if (len < 0 || smq_sd_exec(sdkp, cdb, len, buf, 8, &a, sense) ||
 	    a.result || smq_parse_read_capacity10(buf, 8 - a.resid, &cap)) {
 		smq_dev_err(dev, "READ CAPACITY failed (result 0x%x): capacity 0\n",
-			a.result);
+			    a.result);
 		sdkp->capacity = 0;
 		sdkp->lbs = 512;
 		return;
@@ -340,7 +340,7 @@ static void smq_sd_read_cache_type(struct smq_sd_disk *sdkp, u8 *buf,
 		return;
 	}
 	smq_dev_info(&sdkp->sdev->sdev_gendev,
-		 "no caching mode page: assuming write through\n");
+		     "no caching mode page: assuming write through\n");
 	sdkp->wce = false;
 }
 
@@ -365,8 +365,8 @@ static void smq_sd_revalidate(struct smq_sd_disk *sdkp)
 	smq_sd_read_capacity(sdkp, buf, sense);
 	if (!smq_sd_block_size_ok(sdkp->lbs)) {
 		smq_dev_err(&sdkp->sdev->sdev_gendev,
-			"unsupported logical block size %u: capacity 0\n",
-			sdkp->lbs);
+			    "unsupported logical block size %u: capacity 0\n",
+			    sdkp->lbs);
 		sdkp->lbs = 512;
 		sdkp->capacity = 0;
 	}
@@ -534,7 +534,7 @@ void smq_sd_probe(struct smq_scsi_device *sdev)
 	disk = smq_alloc_disk(sdev->queue, &lim, &smq_sd_fops, sdkp);
 	if (IS_ERR(disk)) {
 		smq_dev_err(&sdev->sdev_gendev, "allocating the disk: %ld\n",
-			PTR_ERR(disk));
+			    PTR_ERR(disk));
 		kfree(sdkp);
 		return;
 	}
@@ -558,25 +558,25 @@ void smq_sd_probe(struct smq_scsi_device *sdev)
 	ret = device_add_disk(&sdev->sdev_gendev, disk, NULL);
 	if (ret) {
 		smq_dev_err(&sdev->sdev_gendev, "adding disk %s: %d\n",
-			disk->disk_name, ret);
+			    disk->disk_name, ret);
 		return;
 	}
 	sdkp->added = true;
 	ret = smq_queue_register(sdev->queue, disk);
 	if (ret)
 		smq_dev_warn(&sdev->sdev_gendev, "%s: queue sysfs: %d\n",
-			 disk->disk_name, ret);
+			     disk->disk_name, ret);
 
 	smq_dev_info(&sdev->sdev_gendev,
-		 "[%s] %llu %u-byte logical blocks (%llu MB)%s, write cache %s, %s DPO and FUA, discard %s, write zeroes %s\n",
-		 disk->disk_name, sdkp->capacity, sdkp->lbs,
-		 (sdkp->capacity * sdkp->lbs) / 1000000,
-		 sdkp->write_prot ? " write protected" : "",
-		 sdkp->wce ? "enabled" : "disabled",
-		 sdkp->dpofua ? "supports" : "doesn't support",
-		 sdkp->provisioning_mode == SMQ_LBP_UNMAP ? "UNMAP" :
-		 sdkp->provisioning_mode == SMQ_LBP_WS16 ? "WRITE SAME(16)" :
-		 "off", sdkp->ws_zeroes ? "WRITE SAME(16)" : "off");
+		     "[%s] %llu %u-byte logical blocks (%llu MB)%s, write cache %s, %s DPO and FUA, discard %s, write zeroes %s\n",
+		     disk->disk_name, sdkp->capacity, sdkp->lbs,
+		     (sdkp->capacity * sdkp->lbs) / 1000000,
+		     sdkp->write_prot ? " write protected" : "",
+		     sdkp->wce ? "enabled" : "disabled",
+		     sdkp->dpofua ? "supports" : "doesn't support",
+		     sdkp->provisioning_mode == SMQ_LBP_UNMAP ? "UNMAP" :
+		     sdkp->provisioning_mode == SMQ_LBP_WS16 ? "WRITE SAME(16)" :
+		     "off", sdkp->ws_zeroes ? "WRITE SAME(16)" : "off");
 }
 
 /**
@@ -605,8 +605,8 @@ void smq_sd_remove(struct smq_scsi_device *sdev)
 		a.retries = SMQ_SCAN_RETRIES;
 		if (smq_scsi_execute(sdev, &a) || a.result)
 			smq_dev_warn(&sdev->sdev_gendev,
-				 "%s: SYNCHRONIZE CACHE failed (result 0x%x)\n",
-				 sdkp->disk->disk_name, a.result);
+				     "%s: SYNCHRONIZE CACHE failed (result 0x%x)\n",
+				     sdkp->disk->disk_name, a.result);
 	}
 }
 
@@ -772,7 +772,7 @@ static void smq_sd_disable_discard(struct smq_sd_disk *sdkp)
 	WRITE_ONCE(sdkp->provisioning_mode, SMQ_LBP_DISABLE);
 	sdkp->disk->queue->limits.max_discard_sectors = 0;
 	smq_dev_info(&sdkp->sdev->sdev_gendev, "%s: discard not supported: disabled\n",
-		 sdkp->disk->disk_name);
+		     sdkp->disk->disk_name);
 }
 
 static void smq_sd_disable_write_zeroes(struct smq_sd_disk *sdkp)
@@ -780,7 +780,7 @@ static void smq_sd_disable_write_zeroes(struct smq_sd_disk *sdkp)
 	WRITE_ONCE(sdkp->ws_zeroes, false);
 	sdkp->disk->queue->limits.max_write_zeroes_sectors = 0;
 	smq_dev_info(&sdkp->sdev->sdev_gendev, "%s: WRITE SAME not supported: write zeroes disabled\n",
-		 sdkp->disk->disk_name);
+		     sdkp->disk->disk_name);
 }
 
 /**
@@ -823,6 +823,8 @@ blk_status_t smq_sd_done(struct smq_scsi_cmnd *cmd, blk_status_t status)
 
 /**
  * smq_sd_init - register the disks' major
+ *
+ * Return: 0 or the negative errno of register_blkdev().
  */
 int smq_sd_init(void)
 {

@@ -62,6 +62,7 @@ bool smq_sense_normalize(const u8 *buf, unsigned int len,
 	}
 	return true;
 }
+EXPORT_SYMBOL_GPL(smq_sense_normalize);
 
 /**
  * smq_sense_find_desc() - find a descriptor in descriptor-format sense
@@ -96,6 +97,7 @@ const u8 *smq_sense_find_desc(const u8 *buf, unsigned int len, u8 type,
 	}
 	return NULL;
 }
+EXPORT_SYMBOL_GPL(smq_sense_find_desc);
 
 /**
  * smq_sense_info() - the INFORMATION field (e.g. the failing LBA)
@@ -128,6 +130,7 @@ bool smq_sense_info(const u8 *buf, unsigned int len, u64 *info)
 	*info = get_unaligned_be64(&d[4]);
 	return true;
 }
+EXPORT_SYMBOL_GPL(smq_sense_info);
 
 /**
  * smq_sense_build() - build current sense data
@@ -162,6 +165,7 @@ int smq_sense_build(u8 *buf, unsigned int len, bool desc, u8 key,
 	}
 	return n;
 }
+EXPORT_SYMBOL_GPL(smq_sense_build);
 
 /**
  * smq_sense_build_info() - build current sense data with INFORMATION
@@ -202,6 +206,7 @@ int smq_sense_build_info(u8 *buf, unsigned int len, bool desc, u8 key,
 	put_unaligned_be64(info, &buf[12]);
 	return SMQ_SENSE_DESC_INFO_LEN;
 }
+EXPORT_SYMBOL_GPL(smq_sense_build_info);
 
 static enum smq_disposition smq_decide_host(u8 host_byte)
 {
@@ -340,6 +345,7 @@ enum smq_disposition smq_scsi_decide(u8 opcode, u8 host_byte, u8 status,
 		return SMQ_DISP_TARGET_ERROR;
 	}
 }
+EXPORT_SYMBOL_GPL(smq_scsi_decide);
 
 /**
  * smq_disposition_name() - name of a disposition, for logs
@@ -367,3 +373,4 @@ const char *smq_disposition_name(enum smq_disposition disp)
 		return "unknown";
 	return names[disp];
 }
+EXPORT_SYMBOL_GPL(smq_disposition_name);

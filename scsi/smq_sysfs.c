@@ -114,18 +114,31 @@ static ssize_t timeout_store(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RW(timeout);
 
-#define SMQ_SDEV_COUNTER(name)						\
-static ssize_t name##_show(struct device *dev,				\
-			   struct device_attribute *attr, char *buf)	\
-{									\
-	return sysfs_emit(buf, "0x%x\n",				\
-			  atomic_read(&smq_dev_to_sdev(dev)->name));	\
-}									\
-static DEVICE_ATTR_RO(name)
+static ssize_t smq_sdev_counter_show(char *buf, atomic_t *counter)
+{
+	return sysfs_emit(buf, "0x%x\n", atomic_read(counter));
+}
 
-SMQ_SDEV_COUNTER(iorequest_cnt);
-SMQ_SDEV_COUNTER(iodone_cnt);
-SMQ_SDEV_COUNTER(ioerr_cnt);
+static ssize_t iorequest_cnt_show(struct device *dev,
+				  struct device_attribute *attr, char *buf)
+{
+	return smq_sdev_counter_show(buf, &smq_dev_to_sdev(dev)->iorequest_cnt);
+}
+static DEVICE_ATTR_RO(iorequest_cnt);
+
+static ssize_t iodone_cnt_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	return smq_sdev_counter_show(buf, &smq_dev_to_sdev(dev)->iodone_cnt);
+}
+static DEVICE_ATTR_RO(iodone_cnt);
+
+static ssize_t ioerr_cnt_show(struct device *dev,
+			      struct device_attribute *attr, char *buf)
+{
+	return smq_sdev_counter_show(buf, &smq_dev_to_sdev(dev)->ioerr_cnt);
+}
+static DEVICE_ATTR_RO(ioerr_cnt);
 
 static ssize_t device_busy_show(struct device *dev,
 				struct device_attribute *attr, char *buf)

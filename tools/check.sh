@@ -5,6 +5,8 @@
 #   setup     tools/vm/setup-host.sh (apt, guest kernels; fast when done)
 #   build     all modules for the default kernel (6.12)
 #   unit      make -C tests/unit ("N passed, N failed")
+#   lint      tools/lint.sh: checkpatch, kernel-doc, W=1 builds (6.12, 6.1),
+#             sparse, shellcheck (one test per gate)
 #   vm        tools/vm/selftest.sh: the guest bench itself (status, hung
 #             guest killed at its limit, panic, runner verdicts, dmesg gate)
 #   guest     tests/guest/suites/check on 6.12 (tools/vm/run-suite.sh: one
@@ -148,6 +150,7 @@ main() {
 	else
 		note SKIP "unit: no tests/unit/Makefile"
 	fi
+	counted lint "$SMQ_TOOLS/lint.sh"
 	counted vm-selftest "$SMQ_TOOLS/vm/selftest.sh" "$rel"
 	guest_suite "guest-$MAIN_KVER" "$rel" check "$mods"
 	counted bench-selftest "$SMQ_TOOLS/bench/selftest.sh" "$rel" "$mods" "$out/bench-selftest"

@@ -30,8 +30,10 @@
 static struct device *smq_sas_root;
 static DEFINE_IDA(smq_sas_ida);		/* adapter numbers */
 
-/* smq_sas_hosts_lock serializes adding and removing hosts and protects
- * smq_sas_hosts (in order of addition) and smq_sas_nr_hosts. */
+/*
+ * smq_sas_hosts_lock serializes adding and removing hosts and protects
+ * smq_sas_hosts (in order of addition) and smq_sas_nr_hosts.
+ */
 static DEFINE_MUTEX(smq_sas_hosts_lock);
 static LIST_HEAD(smq_sas_hosts);
 static unsigned int smq_sas_nr_hosts;

@@ -55,7 +55,9 @@ MODULE_PARM_DESC(host_tagset, "1: one tag space shared by all reply queues (defa
 
 static unsigned int smq_sas_can_queue = 192;
 module_param_named(can_queue, smq_sas_can_queue, uint, 0444);
-MODULE_PARM_DESC(can_queue, "commands per reply queue, per host with host_tagset=1 (default 192, 1.." __stringify(SMQ_SAS_MAX_CAN_QUEUE) ")");
+MODULE_PARM_DESC(can_queue,
+		 "commands per reply queue, per host with host_tagset=1 (default 192, 1.."
+		 __stringify(SMQ_SAS_MAX_CAN_QUEUE) ")");
 
 static unsigned int smq_sas_cmd_per_lun;
 module_param_named(cmd_per_lun, smq_sas_cmd_per_lun, uint, 0444);
@@ -71,7 +73,9 @@ MODULE_PARM_DESC(completion_nsec, "service time per command in irqmode=2 and 3, 
 
 static unsigned int smq_sas_poll_weight = 128;
 module_param_named(poll_weight, smq_sas_poll_weight, uint, 0444);
-MODULE_PARM_DESC(poll_weight, "irqmode=3: completions reaped per irq_poll pass at most (default 128, 1.." __stringify(SMQ_SAS_MAX_POLL_WEIGHT) ")");
+MODULE_PARM_DESC(poll_weight,
+		 "irqmode=3: completions reaped per irq_poll pass at most (default 128, 1.."
+		 __stringify(SMQ_SAS_MAX_POLL_WEIGHT) ")");
 
 /*
  * add_host.  Before init it only records how many hosts to create; after
@@ -132,7 +136,9 @@ static const struct kernel_param_ops smq_sas_add_host_ops = {
 	.get = smq_sas_add_host_get,
 };
 module_param_cb(add_host, &smq_sas_add_host_ops, NULL, 0644);
-MODULE_PARM_DESC(add_host, "hosts at load (default 1, 0.." __stringify(SMQ_SAS_MAX_HOSTS) "); write N to add N hosts, -N to remove the last N");
+MODULE_PARM_DESC(add_host,
+		 "hosts at load (default 1, 0.." __stringify(SMQ_SAS_MAX_HOSTS)
+		 "); write N to add N hosts, -N to remove the last N");
 
 #define smq_sas_param_err(name, fmt, val, why)				\
 	pr_err(name ": invalid value " fmt " (%s)\n", val, why)

@@ -161,11 +161,15 @@ static void smq_sas_rq_ipi(void *data)
 {
 	struct smq_sas_rq *rq = data;
 
+	clear_bit(0, &rq->ipi_armed);
 	/*
 	 * Disarm before raising the bottom half: a CPU that found the IPI
-	 * armed relies on it being raised after its llist_add().
+	 * armed relies on it being raised after its llist_add().  Pairs
+	 * with the full ordering of llist_add() and test_and_set_bit() in
+	 * smq_sas_rq_kick(): either that CPU sees the IPI disarmed and
+	 * sends another, or the bottom half raised here finds its reply
+	 * on the done list.
 	 */
-	clear_bit(0, &rq->ipi_armed);
 	smp_mb__after_atomic();
 	smq_sas_rq_raise_here(rq);
 	/* Pairs with smp_rmb() in smq_sas_rq_idle(): raised, then counted. */

@@ -291,10 +291,10 @@ int smq_sas_write_same(struct smq_sas_lun *lun, struct smq_scsi_cmnd *scmd)
 	if (smq_sas_ram(lun)) {
 		u64 pos = ws.lba << shift;
 
-		if (ws.ndob)
+		if (ws.ndob) {
 			smq_sas_store_discard(&lun->store, pos, nr << shift);
-		else if (smq_sas_store_fill(&lun->store, pos, nr, scmd->sgl,
-					    scmd->sg_count, 1U << shift)) {
+		} else if (smq_sas_store_fill(&lun->store, pos, nr, scmd->sgl,
+					      scmd->sg_count, 1U << shift)) {
 			smq_sas_no_space(scmd);
 			return 0;
 		}

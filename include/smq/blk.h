@@ -16,6 +16,7 @@
 #ifndef _SMQ_BLK_H
 #define _SMQ_BLK_H
 
+#include <linux/bits.h>
 #include <linux/blkdev.h>
 #include <linux/blk_types.h>
 #include <linux/list.h>
@@ -31,22 +32,24 @@ struct smq_tag_set;
 struct smq_cpu_topology;
 
 /* Values of struct smq_tag_set.flags */
-#define SMQ_SET_HOST_TAGSET	(1U << 0)	/* one tag space shared by all hctxs */
-#define SMQ_SET_LEGACY		(1U << 1)	/* queues use the single-queue path */
-#define SMQ_SET_SHOULD_MERGE	(1U << 2)	/* try bio merges */
+#define SMQ_SET_HOST_TAGSET	BIT(0)	/* one tag space shared by all hctxs */
+#define SMQ_SET_LEGACY		BIT(1)	/* queues use the single-queue path */
+#define SMQ_SET_SHOULD_MERGE	BIT(2)	/* try bio merges */
 
 /* Values of struct smq_request.rq_flags */
-#define SMQ_RQF_STARTED		(1U << 0)	/* handed to ->queue_rq */
-#define SMQ_RQF_PASSTHROUGH	(1U << 1)	/* REQ_OP_DRV_*; no bio accounting */
-#define SMQ_RQF_RESERVED	(1U << 2)	/* holds a reserved tag */
-#define SMQ_RQF_ACCT		(1U << 3)	/* disk statistics started */
-#define SMQ_RQF_SCHED		(1U << 4)	/* owned by a scheduler tag */
-#define SMQ_RQF_SORTED		(1U << 6)	/* inside a scheduler's structures */
-#define SMQ_RQF_DONTPREP	(1U << 7)	/* driver prepared it; keep on requeue */
+#define SMQ_RQF_STARTED		BIT(0)	/* handed to ->queue_rq */
+#define SMQ_RQF_PASSTHROUGH	BIT(1)	/* REQ_OP_DRV_*; no bio accounting */
+#define SMQ_RQF_RESERVED	BIT(2)	/* holds a reserved tag */
+#define SMQ_RQF_ACCT		BIT(3)	/* disk statistics started */
+#define SMQ_RQF_SCHED		BIT(4)	/* owned by a scheduler tag */
+#define SMQ_RQF_SORTED		BIT(6)	/* inside a scheduler's structures */
+#define SMQ_RQF_DONTPREP	BIT(7)	/* driver prepared it; keep on requeue */
+#define SMQ_RQF_FLUSH_PRE	BIT(8)	/* flush sequence: a flush still precedes the data */
+#define SMQ_RQF_FLUSH_POST	BIT(9)	/* flush sequence: a flush still follows the data */
 
 /* Flags for smq_alloc_request() */
-#define SMQ_REQ_NOWAIT		(1U << 0)
-#define SMQ_REQ_RESERVED	(1U << 1)
+#define SMQ_REQ_NOWAIT		BIT(0)
+#define SMQ_REQ_RESERVED	BIT(1)
 
 /* Return of ->timeout */
 enum smq_eh_timer_return {
@@ -194,7 +197,7 @@ struct smq_tag_set {
 	unsigned int *map;
 	struct smq_tags **tags;
 	struct smq_tags *shared_tags;
-	struct mutex tag_list_lock;
+	struct mutex tag_list_lock;	/* protects tag_list */
 	struct list_head tag_list;
 	unsigned int nr_legacy_requests;
 };
@@ -202,6 +205,8 @@ struct smq_tag_set {
 /**
  * smq_rq_to_pdu - driver private data of a request
  * @rq: the request
+ *
+ * Return: the tag set's cmd_size bytes that follow @rq.
  */
 static inline void *smq_rq_to_pdu(struct smq_request *rq)
 {
@@ -211,6 +216,8 @@ static inline void *smq_rq_to_pdu(struct smq_request *rq)
 /**
  * smq_rq_from_pdu - the request that holds driver private data @pdu
  * @pdu: pointer returned by smq_rq_to_pdu()
+ *
+ * Return: the request.
  */
 static inline struct smq_request *smq_rq_from_pdu(void *pdu)
 {

@@ -13,11 +13,14 @@
 #include <linux/bio.h>
 #include <linux/err.h>
 
+/* SMQ_KERNEL_AT_LEAST(a, b, c): building for kernel release a.b.c or later. */
+#define SMQ_KERNEL_AT_LEAST(a, b, c)	(KERNEL_VERSION(a, b, c) <= LINUX_VERSION_CODE)
+
 /*
  * get_unaligned_be16/32/64(): 6.12 moved <asm/unaligned.h> to
  * <linux/unaligned.h>.
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#if SMQ_KERNEL_AT_LEAST(6, 12, 0)
 #include <linux/unaligned.h>
 #else
 #include <asm/unaligned.h>
@@ -25,6 +28,19 @@
 
 /**
  * struct smq_disk_limits - the queue limits smq sets on its gendisks
+ * @logical_block_size: logical block size in bytes
+ * @physical_block_size: physical block size in bytes
+ * @max_hw_sectors: largest request, in 512-byte sectors
+ * @max_segments: most segments of a request
+ * @max_segment_size: largest segment in bytes
+ * @io_min: minimum I/O size in bytes (0: not set)
+ * @io_opt: optimal I/O size in bytes (0: not set)
+ * @max_discard_sectors: largest discard in sectors (0: no discard)
+ * @discard_granularity: discard granularity in bytes
+ * @max_write_zeroes_sectors: largest WRITE ZEROES in sectors (0: none)
+ * @write_cache: the device has a volatile write cache
+ * @fua: it honours FUA (only with @write_cache)
+ * @rotational: it is a rotational disk
  *
  * A version-neutral subset of struct queue_limits: 6.9 started passing the
  * limits to blk_alloc_disk(), 6.1 sets them one by one on the queue.
@@ -49,7 +65,7 @@ struct smq_disk_limits {
  * blk_mode_t: 6.5 replaced fmode_t in block_device_operations with
  * blk_mode_t.
  */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
+#if !SMQ_KERNEL_AT_LEAST(6, 5, 0)
 typedef fmode_t smq_blk_mode_t;
 #else
 typedef blk_mode_t smq_blk_mode_t;
@@ -61,7 +77,7 @@ typedef blk_mode_t smq_blk_mode_t;
  * write SMQ_BDOPS_OPEN(name) / SMQ_BDOPS_RELEASE(name) to declare a handler
  * whose body sees "struct gendisk *disk".
  */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
+#if !SMQ_KERNEL_AT_LEAST(6, 5, 0)
 #define SMQ_BDOPS_OPEN(fn)						\
 	static int fn##_disk(struct gendisk *disk);			\
 	static int fn(struct block_device *bdev, fmode_t mode)		\
@@ -97,7 +113,7 @@ typedef blk_mode_t smq_blk_mode_t;
 static inline struct gendisk *
 smq_compat_alloc_disk(const struct smq_disk_limits *lim, int node)
 {
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 9, 0)
+#if !SMQ_KERNEL_AT_LEAST(6, 9, 0)
 	struct gendisk *disk = blk_alloc_disk(node);
 	struct request_queue *q;
 
@@ -168,7 +184,7 @@ static inline unsigned long smq_compat_io_acct_start(struct block_device *bdev,
 						     unsigned int sectors,
 						     unsigned long start)
 {
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 3, 0)
+#if !SMQ_KERNEL_AT_LEAST(6, 3, 0)
 	return bdev_start_io_acct(bdev, sectors, op, start);
 #else
 	return bdev_start_io_acct(bdev, op, start);
@@ -186,7 +202,7 @@ static inline void smq_compat_io_acct_end(struct block_device *bdev,
 					  enum req_op op, unsigned int sectors,
 					  unsigned long start)
 {
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 3, 0)
+#if !SMQ_KERNEL_AT_LEAST(6, 3, 0)
 	bdev_end_io_acct(bdev, op, start);
 #else
 	bdev_end_io_acct(bdev, op, sectors, start);
@@ -206,7 +222,7 @@ static inline struct block_device *smq_compat_disk_bdev(struct gendisk *disk)
  * BLK_STS_RESV_CONFLICT: 6.5 renamed BLK_STS_NEXUS (a SCSI reservation
  * conflict) to BLK_STS_RESV_CONFLICT; same value.
  */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
+#if !SMQ_KERNEL_AT_LEAST(6, 5, 0)
 #define SMQ_BLK_STS_RESV_CONFLICT	BLK_STS_NEXUS
 #else
 #define SMQ_BLK_STS_RESV_CONFLICT	BLK_STS_RESV_CONFLICT
@@ -217,10 +233,12 @@ static inline struct block_device *smq_compat_disk_bdev(struct gendisk *disk)
  * @mode: the mode block_device_operations ->ioctl got
  *
  * blk_mode_t: 6.5 replaced FMODE_WRITE with BLK_OPEN_WRITE.
+ *
+ * Return: true if @mode allows writing.
  */
 static inline bool smq_compat_mode_write(smq_blk_mode_t mode)
 {
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
+#if !SMQ_KERNEL_AT_LEAST(6, 5, 0)
 	return mode & FMODE_WRITE;
 #else
 	return mode & BLK_OPEN_WRITE;

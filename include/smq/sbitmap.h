@@ -106,16 +106,18 @@ struct smq_sbq_wait {
 int smq_sbq_wake_function(struct wait_queue_entry *wq_entry,
 			  unsigned int mode, int flags, void *key);
 
-/* Declare a waiter for the current task. */
-#define SMQ_DEFINE_SBQ_WAIT(name)					\
-	struct smq_sbq_wait name = {					\
-		.sbq = NULL,						\
-		.wait = {						\
-			.private = current,				\
-			.func = smq_sbq_wake_function,			\
-			.entry = LIST_HEAD_INIT((name).wait.entry),	\
-		},							\
-	}
+/**
+ * smq_sbq_wait_init() - set up a waiter for the current task
+ * @w: the waiter, not yet on any wait queue.
+ */
+static inline void smq_sbq_wait_init(struct smq_sbq_wait *w)
+{
+	w->sbq = NULL;
+	w->wait.flags = 0;
+	w->wait.private = current;
+	w->wait.func = smq_sbq_wake_function;
+	INIT_LIST_HEAD(&w->wait.entry);
+}
 
 int smq_sbitmap_init(struct smq_sbitmap *sb, unsigned int depth, int shift,
 		     bool round_robin, gfp_t gfp, int node);
@@ -132,7 +134,7 @@ unsigned int smq_sbitmap_weight(const struct smq_sbitmap *sb);
 bool smq_sbitmap_any_bit_set(const struct smq_sbitmap *sb);
 
 /**
- * typedef smq_sb_for_each_fn - callback of smq_sbitmap_for_each_set()
+ * typedef smq_sb_for_each_fn - callback of smq_sbitmap_walk_set()
  * @sb: the bitmap being walked.
  * @bitnr: a set bit.
  * @data: the caller's cookie.
@@ -141,19 +143,19 @@ bool smq_sbitmap_any_bit_set(const struct smq_sbitmap *sb);
  */
 typedef bool (*smq_sb_for_each_fn)(struct smq_sbitmap *sb,
 				   unsigned int bitnr, void *data);
-void smq_sbitmap_for_each_set(struct smq_sbitmap *sb, unsigned int start,
-			      smq_sb_for_each_fn fn, void *data);
+void smq_sbitmap_walk_set(struct smq_sbitmap *sb, unsigned int start,
+			  smq_sb_for_each_fn fn, void *data);
 
 /**
- * typedef smq_sb_word_fn - callback of smq_sbitmap_for_each_word()
+ * typedef smq_sb_word_fn - callback of smq_sbitmap_walk_words()
  * @busy: the bits of the word in use (bit 0 is the word's first bit).
  * @nbits: usable bits of the word (the last word may be short).
  * @data: the caller's cookie.
  */
 typedef void (*smq_sb_word_fn)(unsigned long busy, unsigned int nbits,
 			       void *data);
-void smq_sbitmap_for_each_word(const struct smq_sbitmap *sb,
-			       smq_sb_word_fn fn, void *data);
+void smq_sbitmap_walk_words(const struct smq_sbitmap *sb,
+			    smq_sb_word_fn fn, void *data);
 
 int smq_sbq_init(struct smq_sbitmap_queue *sbq, unsigned int depth, int shift,
 		 bool round_robin, gfp_t gfp, int node);

@@ -48,6 +48,7 @@
 #ifndef _SMQ_SCSI_H
 #define _SMQ_SCSI_H
 
+#include <linux/bits.h>
 #include <linux/device.h>
 #include <linux/dma-direction.h>
 #include <linux/list.h>
@@ -151,8 +152,8 @@ struct smq_scsi_cmnd {
 #define SMQ_SCMD_STATE_INFLIGHT	0	/* handed to ->queuecommand */
 
 /* smq_scsi_cmnd.flags */
-#define SMQ_SCMD_TIMED_OUT	(1U << 0)	/* the error handler owns it */
-#define SMQ_SCMD_LAST		(1U << 1)	/* last of a dispatch batch */
+#define SMQ_SCMD_TIMED_OUT	BIT(0)	/* the error handler owns it */
+#define SMQ_SCMD_LAST		BIT(1)	/* last of a dispatch batch */
 
 /**
  * struct smq_host_template - what a low-level driver provides
@@ -263,7 +264,7 @@ struct smq_scsi_host {
 	struct device shost_gendev;
 	struct device shost_dev;
 	struct smq_tag_set tag_set;
-	spinlock_t host_lock;
+	spinlock_t host_lock;		/* devices, starved list, state */
 	struct list_head __devices;
 	struct list_head starved_list;
 	enum smq_host_state shost_state;
@@ -283,7 +284,7 @@ struct smq_scsi_host {
 	unsigned int max_segment_size;
 	unsigned int nr_reserved_cmds;
 	void *shost_data;
-	struct mutex scan_mutex;
+	struct mutex scan_mutex;	/* serializes scan, LUN add/remove */
 	struct list_head targets;
 	struct workqueue_struct *eh_wq;
 	atomic_t eh_active;
@@ -397,15 +398,17 @@ struct smq_scsi_device {
 };
 
 /* smq_scsi_device.vpd_pages */
-#define SMQ_VPD_HAS_80		(1U << 0)
-#define SMQ_VPD_HAS_83		(1U << 1)
-#define SMQ_VPD_HAS_B0		(1U << 2)
-#define SMQ_VPD_HAS_B1		(1U << 3)
-#define SMQ_VPD_HAS_B2		(1U << 4)
+#define SMQ_VPD_HAS_80		BIT(0)
+#define SMQ_VPD_HAS_83		BIT(1)
+#define SMQ_VPD_HAS_B0		BIT(2)
+#define SMQ_VPD_HAS_B1		BIT(3)
+#define SMQ_VPD_HAS_B2		BIT(4)
 
 /**
  * smq_shost_priv - driver private data of a host
  * @shost: the host
+ *
+ * Return: the privsize bytes given to smq_scsi_host_alloc().
  */
 static inline void *smq_shost_priv(struct smq_scsi_host *shost)
 {
@@ -415,6 +418,8 @@ static inline void *smq_shost_priv(struct smq_scsi_host *shost)
 /**
  * smq_scsi_cmd_priv - driver private data of a command
  * @cmd: the command
+ *
+ * Return: the host template's cmd_size bytes that follow the command.
  */
 static inline void *smq_scsi_cmd_priv(struct smq_scsi_cmnd *cmd)
 {
@@ -424,6 +429,8 @@ static inline void *smq_scsi_cmd_priv(struct smq_scsi_cmnd *cmd)
 /**
  * smq_scsi_cmd_to_rq - block layer request carrying a command
  * @cmd: the command
+ *
+ * Return: the request.
  */
 static inline struct smq_request *smq_scsi_cmd_to_rq(struct smq_scsi_cmnd *cmd)
 {
@@ -435,12 +442,16 @@ static inline struct smq_request *smq_scsi_cmd_to_rq(struct smq_scsi_cmnd *cmd)
  * @cmd: the command
  *
  * A driver with several reply queues completes the command on this one.
+ *
+ * Return: the hardware queue index (0 on the legacy path).
  */
 u16 smq_scsi_cmd_hwq(struct smq_scsi_cmnd *cmd);
 
 /**
  * smq_scsi_cmd_tag - the command's unique tag within its host
  * @cmd: the command
+ *
+ * Return: the tag.
  */
 u32 smq_scsi_cmd_tag(struct smq_scsi_cmnd *cmd);
 

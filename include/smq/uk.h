@@ -12,9 +12,10 @@
  * READ_ONCE/WRITE_ONCE and atomics on top of the __atomic builtins (all
  * sequentially consistent, which is at least as strong as the kernel's
  * fully ordered operations), bit operations, allocation helpers,
- * big-endian unaligned accessors, and a wait-queue emulation with the
- * kernel's semantics (exclusive waiters, autoremove wake functions,
- * task states, schedule() sleeping until woken) built on pthreads.
+ * big-endian unaligned accessors, EXPORT_SYMBOL_GPL() (a no-op), and a
+ * wait-queue emulation with the kernel's semantics (exclusive waiters,
+ * autoremove wake functions, task states, schedule() sleeping until woken)
+ * built on pthreads.
  *
  * Exactly one userspace translation unit must define SMQ_UK_IMPL before
  * including this header; it then also gets the out-of-line parts (the
@@ -34,6 +35,7 @@
 #include <linux/cache.h>
 #include <linux/compiler.h>
 #include <linux/errno.h>
+#include <linux/export.h>
 #include <linux/log2.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
@@ -99,6 +101,12 @@ typedef unsigned int gfp_t;
 #define __percpu
 #define __init
 #define __exit
+
+/*
+ * Exports mean nothing outside the kernel; redeclaring the symbol keeps the
+ * macro a declaration (no stray ';' at file scope) and checks that it exists.
+ */
+#define EXPORT_SYMBOL_GPL(sym)	extern __typeof__(sym) sym
 
 #define SMP_CACHE_BYTES	64
 #define ____cacheline_aligned_in_smp __attribute__((__aligned__(SMP_CACHE_BYTES)))

@@ -356,7 +356,7 @@ static void test_for_each_set(void)
 		CHECK_EQ(smq_sbitmap_weight(&sb), bitmap_weight(want, depth));
 		for (i = 0; i < depth; i++)
 			CHECK_EQ(smq_sbitmap_test_bit(&sb, i), test_bit(i, want));
-		smq_sbitmap_for_each_set(&sb, start, walk_fn, &w);
+		smq_sbitmap_walk_set(&sb, start, walk_fn, &w);
 		CHECK_EQ(w.n, bitmap_weight(want, depth));
 		/* Order: from @start up, then wrapping from 0. */
 		first = start < depth ? start : 0;
@@ -371,7 +371,7 @@ static void test_for_each_set(void)
 		if (w.n > 2) {
 			struct walk s = { .n = 0, .stop_after = 2 };
 
-			smq_sbitmap_for_each_set(&sb, start, walk_fn, &s);
+			smq_sbitmap_walk_set(&sb, start, walk_fn, &s);
 			CHECK_EQ(s.n, 2);
 		}
 		for (i = 0; i < depth; i++)
@@ -428,7 +428,7 @@ static void test_for_each_word(void)
 			smq_sbitmap_clear(&sb, depth - 1);
 			__clear_bit(depth - 1, want);
 		}
-		smq_sbitmap_for_each_word(&sb, word_fn, &w);
+		smq_sbitmap_walk_words(&sb, word_fn, &w);
 		CHECK_EQ(w.bits, depth);
 		CHECK_EQ(w.words, sb.map_nr);
 		CHECK_MEM(w.got, want, sizeof(want));
@@ -465,8 +465,9 @@ static void test_wake_batch_single(void)
 	struct smq_sbq_wait_state *ws;
 	atomic_t wait_index = ATOMIC_INIT(0);
 	unsigned int hint = 0, i;
-	SMQ_DEFINE_SBQ_WAIT(wait);
+	struct smq_sbq_wait wait;
 
+	smq_sbq_wait_init(&wait);
 	CHECK_EQ(smq_sbq_init(&sbq, 64, -1, false, GFP_KERNEL,
 			      NUMA_NO_NODE), 0);
 	CHECK_EQ(sbq.wake_batch, 8);
@@ -516,8 +517,9 @@ static void test_persistent_waiter(void)
 	atomic_t wait_index = ATOMIC_INIT(0);
 	struct smq_sbq_wait_state *ws;
 	unsigned int hint = 0, i;
-	SMQ_DEFINE_SBQ_WAIT(wait);
+	struct smq_sbq_wait wait;
 
+	smq_sbq_wait_init(&wait);
 	wait.wait.func = persistent_wake;
 	CHECK_EQ(smq_sbq_init(&sbq, 16, -1, false, GFP_KERNEL,
 			      NUMA_NO_NODE), 0);
@@ -593,9 +595,10 @@ static int stress_get(struct stress *s, unsigned int hctx, unsigned int *hint,
 	struct smq_sbitmap_queue *sbq = &s->sbq[hctx % s->nr_sbq];
 	atomic_t *wait_index = &s->wait_index[hctx];
 	struct smq_sbq_wait_state *ws;
-	SMQ_DEFINE_SBQ_WAIT(wait);
+	struct smq_sbq_wait wait;
 	int nr;
 
+	smq_sbq_wait_init(&wait);
 	nr = stress_try(s, sbq, hint, shallow);
 	if (nr >= 0)
 		return nr;
@@ -917,9 +920,10 @@ static void *sleeper_fn(void *arg)
 	struct smq_sbitmap_queue *sbq = sl->sbq;
 	struct smq_sbq_wait_state *ws = smq_sbq_wait_ptr(sbq, sl->wait_index);
 	unsigned int hint = 0;
-	SMQ_DEFINE_SBQ_WAIT(wait);
+	struct smq_sbq_wait wait;
 	int nr;
 
+	smq_sbq_wait_init(&wait);
 	for (;;) {
 		smq_sbq_prepare_to_wait(sbq, ws, &wait, TASK_UNINTERRUPTIBLE);
 		nr = smq_sbq_get(sbq, &hint);

@@ -6,8 +6,9 @@
 # build/<release>/. KDIR=<dir> builds against that kernel tree instead (an
 # installed headers package or any configured and built kernel source tree,
 # e.g. the debug kernel's); the release is then the tree's own (its
-# UTS_RELEASE, see smq_kdir_release) and KVER is ignored. Extra arguments go
-# to the kernel's make (e.g. V=1).
+# UTS_RELEASE, see smq_kdir_release) and KVER is ignored. SMQ_BUILD_DIR=<dir>
+# builds into <dir>/<release>/ instead (tools/lint.sh's W=1 builds). Extra
+# arguments go to the kernel's make (e.g. V=1, W=1, C=2).
 set -euo pipefail
 # shellcheck source=tools/lib/smq.sh
 . "$(dirname "$0")/../lib/smq.sh"
@@ -26,7 +27,7 @@ else
 fi
 [[ -f "$kdir/Makefile" ]] || smq_die "no kernel build tree for $rel at $kdir"
 
-out="$SMQ_TREE/build/$rel"
+out="${SMQ_BUILD_DIR:-$SMQ_TREE/build}/$rel"
 "$SMQ_TOOLS/build/mirror.sh" "$out"
 
 # Inherit the jobserver of a parallel top-level make; otherwise use all CPUs.

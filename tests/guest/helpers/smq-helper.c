@@ -42,9 +42,7 @@
 
 static char stdout_buf[4096];
 
-static void usage(FILE *f)
-{
-	fputs(
+static const char usage_text[] =
 "usage: " PROG " SUBCOMMAND ARGS...\n"
 "\n"
 "  failnth N finit MODULE.ko [PARAMS...]\n"
@@ -82,8 +80,11 @@ static void usage(FILE *f)
 "      Exits 0; 1 if FILE did not appear in time (DEV is closed anyway).\n"
 "\n"
 "Exit status 2: usage error, or a setup step failed (an open, fail-nth\n"
-"missing, --wait FILE never appeared); each error is one line on stderr.\n",
-	      f);
+"missing, --wait FILE never appeared); each error is one line on stderr.\n";
+
+static void usage(FILE *f)
+{
+	fputs(usage_text, f);
 }
 
 /* One line on stderr: "smq-helper: <what>: <strerror(err)>". */
@@ -163,7 +164,8 @@ static int failnth(int argc, char **argv)
 	int fnfd, fd, i, consumed, err;
 
 	if (argc < 5 || (!strcmp(argv[3], "write") && argc != 6)) {
-		err_line(0, "usage: %s failnth N finit MODULE.ko [PARAMS...] | failnth N write FILE STRING",
+		err_line(0,
+			 "usage: %s failnth N finit MODULE.ko [PARAMS...] | failnth N write FILE STRING",
 			 PROG);
 		return EX_SETUP;
 	}
