@@ -13,7 +13,8 @@
 # selftest.sh --debug RELEASE: the debug lane's own gate on the debug kernel
 # (two boots): a leak on purpose (the kernel's kmemleak sample module) must
 # make the runner report "FAIL kmemleak", and a use after free on purpose
-# (LKDTM) must make the dmesg gate fail the test with KASAN's report.
+# (LKDTM) must make the dmesg gate fail the test with KASAN's report (or
+# KFENCE's, when the freed object was one of its samples).
 # Prints "N passed, N failed" last; exit status 1 if anything failed.
 set -euo pipefail
 # shellcheck source=tools/lib/smq.sh
@@ -60,8 +61,10 @@ selftest_debug() {
 	run kasan 240 'sh tests/guest/run-tests.sh none selftest/906-kasan'
 	got="$(cat "$out/kasan/results/guest-tests/results" 2>/dev/null || true)"
 	if [[ "$got" == "FAIL selftest-kasan [none]: kernel complained in dmesg (was: PASS)" ]] &&
-		grep -q 'KASAN: slab-use-after-free' "$out"/kasan/results/guest-tests/*/dmesg-bad; then
-		verdict 1 kasan "a use after free on purpose fails the test through KASAN's report"
+		grep -Eq 'KASAN: slab-use-after-free|KFENCE: use-after-free' \
+			"$out"/kasan/results/guest-tests/*/dmesg-bad; then
+		# KFENCE reports instead of KASAN when the object came from its pool.
+		verdict 1 kasan "a use after free on purpose fails the test through KASAN's (or KFENCE's) report"
 	else
 		verdict 0 kasan "unexpected verdicts:"$'\n'"$got"
 	fi
