@@ -22,16 +22,6 @@ need_scsi
 p=/sys/module/smq_sas/parameters
 [ -w "$p/add_host" ] || skip "$DEV is not an smq_sas disk"
 
-# new_disk BEFORE: the smq disk that is not in BEFORE.
-new_disk() {
-	for _nd in /sys/block/*; do
-		_nd=${_nd##*/}
-		case " $1 " in *" $_nd "*) continue ;; esac
-		[ -b "/dev/$_nd" ] && { say "/dev/$_nd"; return 0; }
-	done
-	return 1
-}
-
 round=1
 while [ "$round" -le 3 ]; do
 	say "round $round on $DEV"
@@ -64,8 +54,7 @@ while [ "$round" -le 3 ]; do
 	# The last close has happened: the module is free to go, and comes back.
 	before=$(list_disks)
 	say 1 >"$p/add_host" || fail "adding a host back failed"
-	wait_until 30 new_disk "$before" || fail "no disk after adding a host"
-	DEV=$(new_disk "$before")
+	wait_for_new_disk "$before" 30 || fail "no disk after adding a host"
 	dd if="$DEV" of=/dev/null bs=4k count=256 iflag=direct 2>/dev/null ||
 		fail "the new disk $DEV does no I/O"
 	round=$((round + 1))
