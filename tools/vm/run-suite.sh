@@ -10,6 +10,11 @@
 # over all lines (a boot that did not finish counts as one more failure).
 # A guest whose kernel dies before its init reports SMQ-BOOTED (nothing of
 # smq loaded yet) is booted once more; its first output stays in DIR.no-boot.
+# So is, once, a failed line whose kernel took a debug exception in kernel
+# code (a #DB or int3 trap with no debugger: TCG's emulation went wrong, seen
+# here as a WARNING in exc_debug_kernel with a garbage EFLAGS, then
+# corrupted registers); its first output stays in DIR.tcg-trap and the
+# retry is announced on the output.
 # Exit status 1 if anything failed.
 # Output: DIR (default results/suite/<time>-<release>), one subdirectory per line.
 # SMQ_GUEST_APPEND in the environment: more kernel command-line arguments
@@ -94,6 +99,14 @@ while read -r -a words; do
 		mv "$dir" "$dir.no-boot"
 		smq_log "suite line $n [$target]: the guest did not boot (status $rc; console:" \
 			"$dir.no-boot/console.log): booting it again"
+		rc=0
+		boot_line "$dir" || rc=$?
+	fi
+	if ((rc != 0)) && grep -Eq 'WARNING: .* at arch/x86/kernel/traps\.c:[0-9]+ (exc_debug_kernel|do_int3|exc_int3)' \
+		"$dir/console.log" 2>/dev/null; then
+		mv "$dir" "$dir.tcg-trap"
+		echo "RETRY guest [$target]: the kernel took a debug trap in kernel code (TCG;" \
+			"see $dir.tcg-trap/console.log): booting the line again"
 		rc=0
 		boot_line "$dir" || rc=$?
 	fi
