@@ -26,6 +26,7 @@
 . "$SMQ_GUEST_DIR/lib/common.sh"
 . "$SMQ_GUEST_DIR/lib/dmesg.sh"
 . "$SMQ_GUEST_DIR/lib/target.sh"
+. "$SMQ_GUEST_DIR/lib/knobs.sh"
 
 dbg=/sys/kernel/debug
 [ -e /proc/self/fail-nth ] || skip "kernel without fault injection (no /proc/self/fail-nth)"
@@ -45,22 +46,7 @@ disk=${DEV##*/}
 q=/sys/block/$disk
 
 # The fault-injection settings: every GFP mode and order counts, no random
-# failures, quiet; each file's old value is put back on exit.
-restore=$SMQ_TEST_TMP/restore
-: >"$restore"
-knob() { # FILE VALUE
-	[ -e "$1" ] || return 0
-	_k_old=$(cat "$1") || fail "cannot read $1"
-	say "$1 $_k_old" >>"$restore"
-	say "$2" >"$1" || fail "cannot write $2 to $1"
-}
-restore_knobs() {
-	[ -s "$restore" ] || return 0
-	while read -r _rk_f _rk_v; do
-		say "$_rk_v" >"$_rk_f" || say "cannot restore $_rk_f to $_rk_v" >&2
-	done <"$restore"
-	: >"$restore"
-}
+# failures, quiet; each file's old value is put back on exit (lib/knobs.sh).
 trap restore_knobs EXIT
 trap 'restore_knobs; exit 1' INT TERM
 for _f in failslab fail_page_alloc; do

@@ -14,6 +14,7 @@
 # without injection succeeds and reads back.
 
 . "$SMQ_GUEST_DIR/lib/common.sh"
+. "$SMQ_GUEST_DIR/lib/knobs.sh"
 need_dev
 f=/sys/kernel/debug/fail_page_alloc
 [ -w "$f/probability" ] || skip "no fail_page_alloc (not the debug kernel)"
@@ -22,24 +23,16 @@ p=/sys/module/smq_sas/parameters
 [ "$(cat "$p/backing")" = ram ] || skip "null backing has no store"
 [ "$(cat "$p/irqmode")" = 0 ] || skip "needs irqmode=0 (issue in the submitter's context)"
 
-for a in probability interval times space verbose task-filter ignore-gfp-wait min-order; do
-	eval "old_$(say "$a" | tr - _)=\$(cat \$f/\$a)"
-done
-restore() {
-	say 0 >"$f/probability"
-	for a in interval times space verbose task-filter ignore-gfp-wait min-order; do
-		eval "say \"\$old_$(say "$a" | tr - _)\"" >"$f/$a"
-	done
-}
-trap restore EXIT
-say Y >"$f/task-filter"
-say Y >"$f/ignore-gfp-wait"	# only non-sleeping allocations fail
-say 0 >"$f/min-order"
-say 1 >"$f/interval"
-say -1 >"$f/times"
-say 0 >"$f/space"
-say 0 >"$f/verbose"
-say 100 >"$f/probability"
+# Probability last, so restore_knobs (last changed first) undoes it first.
+trap restore_knobs EXIT
+knob "$f/task-filter" Y
+knob "$f/ignore-gfp-wait" Y	# only non-sleeping allocations fail
+knob "$f/min-order" 0
+knob "$f/interval" 1
+knob "$f/times" -1
+knob "$f/space" 0
+knob "$f/verbose" 0
+knob "$f/probability" 100
 
 lbs=${DEV_LBS:-512}
 blk=$(( (DEV_SIZE_BYTES - 1048576) / 4096 ))	# a 4 KiB page never written
@@ -50,7 +43,7 @@ pid=$!
 n=0
 while kill -0 "$pid" 2>/dev/null; do
 	n=$((n + 1))
-	[ "$n" -le 300 ] || { kill "$pid"; restore; fail "the write did not end within 30 s (retried forever?)"; }
+	[ "$n" -le 300 ] || { kill "$pid"; restore_knobs; fail "the write did not end within 30 s (retried forever?)"; }
 	sleep 0.1
 done
 rc=0
@@ -60,8 +53,7 @@ cat "$SMQ_TEST_TMP/dd"
 grep -qi "no space" "$SMQ_TEST_TMP/dd" || fail "the write failed, but not with ENOSPC"
 say "failed write ended in $((n / 10)) s with ENOSPC"
 
-restore
-trap - EXIT
+restore_knobs
 dd if="$SMQ_TEST_TMP/data" of="$DEV" bs=4096 seek="$blk" count=1 oflag=direct conv=notrunc 2>/dev/null ||
 	fail "the write failed without fault injection"
 dd if="$DEV" of="$SMQ_TEST_TMP/back" bs=4096 skip="$blk" count=1 iflag=direct 2>/dev/null ||
