@@ -3,16 +3,18 @@
  * smq_sas internals shared by the files of drivers/sas/.
  *
  * Object model:
- *   smq_sas_config - the validated module parameters; each host keeps a
- *                    copy, so a host never looks at module globals
- *   smq_sas_host   - one emulated HBA: a device "smq_sas_adapterN" under
- *                    the "smq_sas" root device, the smq_scsi_host added
- *                    under it, its LUNs and its reply queues
- *   smq_sas_lun    - one emulated logical unit (channel 0, target T, LUN L)
- *                    with its backing store
- *   smq_sas_rq     - one reply queue (= one smq hardware queue), bound to a
- *                    CPU mask the way a managed MSI-X vector is
- *   smq_sas_cmd    - driver private data of every smq_scsi_cmnd
+ *   smq_sas_config      - the validated module parameters; each host keeps
+ *                         a copy, so a host never looks at module globals
+ *   smq_sas_host        - one emulated HBA: a device "smq_sas_adapterN"
+ *                         under the "smq_sas" root device, the smq_scsi_host
+ *                         added under it, its LUNs and its reply queues
+ *   smq_sas_lun         - one emulated logical unit (channel 0, target T,
+ *                         LUN L) with its backing store
+ *   smq_sas_reply_queue - one reply queue (= one smq hardware queue), bound
+ *                         to a CPU mask the way a managed MSI-X vector is;
+ *                         variables of this type are called rpq ("rq" means
+ *                         a request everywhere else)
+ *   smq_sas_cmd         - driver private data of every smq_scsi_cmnd
  */
 #ifndef _SMQ_SAS_H
 #define _SMQ_SAS_H
@@ -146,7 +148,7 @@ struct smq_sas_report_luns {
 };
 
 /**
- * struct smq_sas_rq - one reply queue
+ * struct smq_sas_reply_queue - one reply queue
  * @host: its host
  * @index: hardware queue index
  * @mask: CPUs this queue's "vector" is affine to (points into the host's
@@ -174,7 +176,7 @@ struct smq_sas_report_luns {
  * @rearms: irq_poll mode: passes that used their whole weight and left
  *	the queue scheduled for another pass
  */
-struct smq_sas_rq {
+struct smq_sas_reply_queue {
 	struct smq_sas_host *host;
 	unsigned int index;
 	const struct cpumask *mask;
@@ -205,7 +207,7 @@ struct smq_sas_rq {
  * @wlun_info: INQUIRY data of the REPORT LUNS well-known LUN
  * @nolun_info: INQUIRY data of an absent LUN (peripheral qualifier 3)
  * @report_luns: REPORT LUNS answers for SELECT REPORT 0x00, 0x01, 0x02
- * @rqs: submit_queues reply queues
+ * @reply_queues: submit_queues reply queues
  * @masks: the CPU mask of each reply queue (smq_cpumap_spread_masks())
  * @mask_ptrs: the same masks, as map_queues hands them on
  * @debugfs: the host's debugfs directory, or NULL
@@ -220,7 +222,7 @@ struct smq_sas_host {
 	struct smq_lun_info wlun_info;
 	struct smq_lun_info nolun_info;
 	struct smq_sas_report_luns report_luns[3];
-	struct smq_sas_rq *rqs;
+	struct smq_sas_reply_queue *reply_queues;
 	cpumask_var_t *masks;
 	const struct cpumask **mask_ptrs;
 	struct dentry *debugfs;
@@ -229,13 +231,13 @@ struct smq_sas_host {
 /**
  * struct smq_sas_cmd - driver private data of a command (hostt cmd_size)
  * @scmd: the command this data belongs to
- * @rq: reply queue the command completes on (set at submission)
+ * @rpq: reply queue the command completes on (set at submission)
  * @timer: timer and irq_poll modes: fires after completion_nsec
- * @node: softirq and irq_poll modes: entry in @rq's done_list
+ * @node: softirq and irq_poll modes: entry in @rpq's done_list
  */
 struct smq_sas_cmd {
 	struct smq_scsi_cmnd *scmd;
-	struct smq_sas_rq *rq;
+	struct smq_sas_reply_queue *rpq;
 	struct hrtimer timer;
 	struct llist_node node;
 };

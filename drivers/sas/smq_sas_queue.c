@@ -65,20 +65,20 @@
 
 #include "smq_sas.h"
 
-/* Account for a completion handed to the midlayer on @rq. */
-static inline void smq_sas_rq_done(struct smq_sas_rq *rq, long n)
+/* Account for a completion handed to the midlayer on @rpq. */
+static inline void smq_sas_rpq_done(struct smq_sas_reply_queue *rpq, long n)
 {
-	/* Pairs with the atomic_long_read()s in smq_sas_rq_idle(). */
+	/* Pairs with the atomic_long_read()s in smq_sas_rpq_idle(). */
 	smp_mb__before_atomic();
-	atomic_long_add(n, &rq->completed);
+	atomic_long_add(n, &rpq->completed);
 }
 
 /* ---- softirq mode ------------------------------------------------------ */
 
-static void smq_sas_rq_tasklet(struct tasklet_struct *t)
+static void smq_sas_rpq_tasklet(struct tasklet_struct *t)
 {
-	struct smq_sas_rq *rq = from_tasklet(rq, t, tasklet);
-	struct llist_node *list = llist_del_all(&rq->done_list);
+	struct smq_sas_reply_queue *rpq = from_tasklet(rpq, t, tasklet);
+	struct llist_node *list = llist_del_all(&rpq->done_list);
 	struct smq_sas_cmd *c, *next;
 	long n = 0;
 
@@ -90,7 +90,7 @@ static void smq_sas_rq_tasklet(struct tasklet_struct *t)
 		n++;
 	}
 	if (n)
-		smq_sas_rq_done(rq, n);
+		smq_sas_rpq_done(rpq, n);
 }
 
 /* ---- irq_poll mode ----------------------------------------------------- */
@@ -99,17 +99,18 @@ static void smq_sas_rq_tasklet(struct tasklet_struct *t)
  * Reap up to @budget replies of the reply queue.  Runs in the IRQ_POLL
  * softirq with the instance scheduled, so it is the ring's only consumer.
  */
-static int smq_sas_rq_poll(struct irq_poll *iop, int budget)
+static int smq_sas_rpq_poll(struct irq_poll *iop, int budget)
 {
-	struct smq_sas_rq *rq = container_of(iop, struct smq_sas_rq, iop);
-	struct llist_node *node = rq->poll_list;
+	struct smq_sas_reply_queue *rpq =
+		container_of(iop, struct smq_sas_reply_queue, iop);
+	struct llist_node *node = rpq->poll_list;
 	int n = 0;
 
 	while (n < budget) {
 		struct smq_sas_cmd *c;
 
 		if (!node) {
-			node = llist_del_all(&rq->done_list);
+			node = llist_del_all(&rpq->done_list);
 			if (!node)
 				break;
 			/* Reap in arrival order. */
@@ -121,14 +122,14 @@ static int smq_sas_rq_poll(struct irq_poll *iop, int budget)
 		smq_scsi_done(c->scmd);
 		n++;
 	}
-	rq->poll_list = node;
+	rpq->poll_list = node;
 	if (n)
-		smq_sas_rq_done(rq, n);
-	atomic_long_inc(&rq->polls);
+		smq_sas_rpq_done(rpq, n);
+	atomic_long_inc(&rpq->polls);
 
 	if (n == budget) {
 		/* Weight used up: irq_poll keeps us scheduled for another pass. */
-		atomic_long_inc(&rq->rearms);
+		atomic_long_inc(&rpq->rearms);
 		return n;
 	}
 	/* The ring is empty ("unmask the interrupt")... */
@@ -140,7 +141,7 @@ static int smq_sas_rq_poll(struct irq_poll *iop, int budget)
 	 * irq_poll_sched().
 	 */
 	smp_mb();
-	if (!llist_empty(&rq->done_list))
+	if (!llist_empty(&rpq->done_list))
 		irq_poll_sched(iop);
 	return n;
 }
@@ -148,99 +149,100 @@ static int smq_sas_rq_poll(struct irq_poll *iop, int budget)
 /* ---- the reply queue's "interrupt" (softirq and irq_poll modes) --------- */
 
 /* Raise the queue's bottom half on this CPU: its tasklet or its poll. */
-static void smq_sas_rq_raise_here(struct smq_sas_rq *rq)
+static void smq_sas_rpq_raise_here(struct smq_sas_reply_queue *rpq)
 {
-	if (rq->host->cfg.irqmode == SMQ_SAS_IRQ_POLL)
-		irq_poll_sched(&rq->iop);
+	if (rpq->host->cfg.irqmode == SMQ_SAS_IRQ_POLL)
+		irq_poll_sched(&rpq->iop);
 	else
-		tasklet_schedule(&rq->tasklet);
+		tasklet_schedule(&rpq->tasklet);
 }
 
 /* IPI handler: the reply queue's "interrupt" arrived on a CPU of its mask. */
-static void smq_sas_rq_ipi(void *data)
+static void smq_sas_rpq_ipi(void *data)
 {
-	struct smq_sas_rq *rq = data;
+	struct smq_sas_reply_queue *rpq = data;
 
-	clear_bit(0, &rq->ipi_armed);
+	clear_bit(0, &rpq->ipi_armed);
 	/*
 	 * Disarm before raising the bottom half: a CPU that found the IPI
 	 * armed relies on it being raised after its llist_add().  Pairs
 	 * with the full ordering of llist_add() and test_and_set_bit() in
-	 * smq_sas_rq_kick(): either that CPU sees the IPI disarmed and
+	 * smq_sas_rpq_kick(): either that CPU sees the IPI disarmed and
 	 * sends another, or the bottom half raised here finds its reply
 	 * on the done list.
 	 */
 	smp_mb__after_atomic();
-	smq_sas_rq_raise_here(rq);
-	/* Pairs with smp_rmb() in smq_sas_rq_idle(): raised, then counted. */
+	smq_sas_rpq_raise_here(rpq);
+	/* Pairs with smp_rmb() in smq_sas_rpq_idle(): raised, then counted. */
 	smp_mb__before_atomic();
-	atomic_dec(&rq->ipi_inflight);
+	atomic_dec(&rpq->ipi_inflight);
 }
 
 /*
- * Raise @rq's bottom half on this CPU.  From task context, do it with
+ * Raise @rpq's bottom half on this CPU.  From task context, do it with
  * bottom halves disabled so that re-enabling them runs it right here, as
  * the exit of an interrupt would, instead of waking ksoftirqd.
  */
-static void smq_sas_rq_raise(struct smq_sas_rq *rq)
+static void smq_sas_rpq_raise(struct smq_sas_reply_queue *rpq)
 {
 	if (in_hardirq() || irqs_disabled()) {
-		smq_sas_rq_raise_here(rq);
+		smq_sas_rpq_raise_here(rpq);
 		return;
 	}
 	local_bh_disable();
-	smq_sas_rq_raise_here(rq);
+	smq_sas_rpq_raise_here(rpq);
 	local_bh_enable();
 }
 
 /*
- * Raise @rq's bottom half on a CPU of its mask; the done list became
+ * Raise @rpq's bottom half on a CPU of its mask; the done list became
  * non-empty.
  */
-static void smq_sas_rq_kick(struct smq_sas_rq *rq)
+static void smq_sas_rpq_kick(struct smq_sas_reply_queue *rpq)
 {
 	int cpu = get_cpu();
 	int target;
 
-	if (cpumask_test_cpu(cpu, rq->mask))
+	if (cpumask_test_cpu(cpu, rpq->mask))
 		goto local;
 
 	/* An armed IPI has not raised the tasklet yet: it sees our entry. */
-	if (test_and_set_bit(0, &rq->ipi_armed))
+	if (test_and_set_bit(0, &rpq->ipi_armed))
 		goto out;
 
-	target = cpumask_first_and(rq->mask, cpu_online_mask);
+	target = cpumask_first_and(rpq->mask, cpu_online_mask);
 	if (target < nr_cpu_ids) {
-		atomic_inc(&rq->ipi_inflight);
-		if (!smp_call_function_single_async(target, &rq->csd)) {
-			atomic_long_inc(&rq->ipis);
+		atomic_inc(&rpq->ipi_inflight);
+		if (!smp_call_function_single_async(target, &rpq->csd)) {
+			atomic_long_inc(&rpq->ipis);
 			goto out;
 		}
-		atomic_dec(&rq->ipi_inflight);
+		atomic_dec(&rpq->ipi_inflight);
 	}
 	/* No CPU of the mask online: complete here. */
-	clear_bit(0, &rq->ipi_armed);
+	clear_bit(0, &rpq->ipi_armed);
 local:
-	smq_sas_rq_raise(rq);
+	smq_sas_rpq_raise(rpq);
 out:
 	put_cpu();
 }
 
 /*
- * irq_poll mode: the "device" writes @c's reply into @rq's ring and raises
+ * irq_poll mode: the "device" writes @c's reply into @rpq's ring and raises
  * the queue's interrupt if the ring was empty.  @c may be reaped, completed
  * and reused by another CPU as soon as it is on the ring; @posting tells
- * smq_sas_queues_quiesce() that this CPU still touches @rq.
+ * smq_sas_queues_quiesce() that this CPU still touches @rpq.
  */
-static void smq_sas_rq_post(struct smq_sas_rq *rq, struct smq_sas_cmd *c)
+static void smq_sas_rpq_post(struct smq_sas_reply_queue *rpq,
+			     struct smq_sas_cmd *c)
 {
-	atomic_inc(&rq->posting);
+	atomic_inc(&rpq->posting);
 	/* llist_add() is a full barrier: @posting is seen before the entry. */
-	if (llist_add(&c->node, &rq->done_list))
-		smq_sas_rq_kick(rq);
-	/* Pairs with smp_rmb() in smq_sas_rq_idle(). */
+	if (llist_add(&c->node, &rpq->done_list))
+		smq_sas_rpq_kick(rpq);
+	/* Pairs with smp_rmb() in smq_sas_rpq_idle(). */
 	smp_mb__before_atomic();
-	atomic_dec(&rq->posting);
+	atomic_dec(&rpq->posting);
 }
 
 /* ---- timer mode -------------------------------------------------------- */
@@ -248,14 +250,15 @@ static void smq_sas_rq_post(struct smq_sas_rq *rq, struct smq_sas_cmd *c)
 static enum hrtimer_restart smq_sas_cmd_timer(struct hrtimer *timer)
 {
 	struct smq_sas_cmd *c = container_of(timer, struct smq_sas_cmd, timer);
-	struct smq_sas_rq *rq = c->rq;	/* before the command is reused */
+	/* Read before the command is completed and reused. */
+	struct smq_sas_reply_queue *rpq = c->rpq;
 
-	if (rq->host->cfg.irqmode == SMQ_SAS_IRQ_POLL) {
-		smq_sas_rq_post(rq, c);
+	if (rpq->host->cfg.irqmode == SMQ_SAS_IRQ_POLL) {
+		smq_sas_rpq_post(rpq, c);
 		return HRTIMER_NORESTART;
 	}
 	smq_scsi_done(c->scmd);
-	smq_sas_rq_done(rq, 1);
+	smq_sas_rpq_done(rpq, 1);
 	return HRTIMER_NORESTART;
 }
 
@@ -273,22 +276,22 @@ void smq_sas_complete(struct smq_sas_host *host, struct smq_scsi_cmnd *scmd)
 {
 	struct smq_sas_cmd *c = smq_scsi_cmd_priv(scmd);
 	unsigned int hwq = smq_scsi_cmd_hwq(scmd);
-	struct smq_sas_rq *rq;
+	struct smq_sas_reply_queue *rpq;
 
 	if (WARN_ON_ONCE(hwq >= host->cfg.submit_queues))
 		hwq = 0;
-	rq = &host->rqs[hwq];
-	c->rq = rq;
-	atomic_long_inc(&rq->queued);
+	rpq = &host->reply_queues[hwq];
+	c->rpq = rpq;
+	atomic_long_inc(&rpq->queued);
 
 	switch (host->cfg.irqmode) {
 	case SMQ_SAS_IRQ_NONE:
 		smq_scsi_done(scmd);
-		smq_sas_rq_done(rq, 1);
+		smq_sas_rpq_done(rpq, 1);
 		break;
 	case SMQ_SAS_IRQ_SOFTIRQ:
-		if (llist_add(&c->node, &rq->done_list))
-			smq_sas_rq_kick(rq);
+		if (llist_add(&c->node, &rpq->done_list))
+			smq_sas_rpq_kick(rpq);
 		break;
 	case SMQ_SAS_IRQ_TIMER:
 		hrtimer_start(&c->timer, ns_to_ktime(host->cfg.completion_nsec),
@@ -300,7 +303,7 @@ void smq_sas_complete(struct smq_sas_host *host, struct smq_scsi_cmnd *scmd)
 				      ns_to_ktime(host->cfg.completion_nsec),
 				      HRTIMER_MODE_REL_HARD);
 		else
-			smq_sas_rq_post(rq, c);
+			smq_sas_rpq_post(rpq, c);
 		break;
 	}
 }
@@ -318,7 +321,7 @@ int smq_sas_init_cmd_priv(struct smq_scsi_host *shost,
 	struct smq_sas_cmd *c = smq_scsi_cmd_priv(scmd);
 
 	c->scmd = scmd;
-	c->rq = NULL;
+	c->rpq = NULL;
 	hrtimer_init(&c->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
 	c->timer.function = smq_sas_cmd_timer;
 	return 0;
@@ -394,8 +397,9 @@ int smq_sas_queues_init(struct smq_sas_host *host)
 
 	host->masks = kcalloc(nr, sizeof(*host->masks), GFP_KERNEL);
 	host->mask_ptrs = kcalloc(nr, sizeof(*host->mask_ptrs), GFP_KERNEL);
-	host->rqs = kcalloc(nr, sizeof(*host->rqs), GFP_KERNEL);
-	if (!host->masks || !host->mask_ptrs || !host->rqs)
+	host->reply_queues = kcalloc(nr, sizeof(*host->reply_queues),
+				     GFP_KERNEL);
+	if (!host->masks || !host->mask_ptrs || !host->reply_queues)
 		goto nomem;
 	for (i = 0; i < nr; i++)
 		if (!zalloc_cpumask_var(&host->masks[i], GFP_KERNEL))
@@ -406,25 +410,25 @@ int smq_sas_queues_init(struct smq_sas_host *host)
 		goto fail;
 
 	for (i = 0; i < nr; i++) {
-		struct smq_sas_rq *rq = &host->rqs[i];
+		struct smq_sas_reply_queue *rpq = &host->reply_queues[i];
 
 		host->mask_ptrs[i] = host->masks[i];
-		rq->host = host;
-		rq->index = i;
-		rq->mask = host->masks[i];
-		init_llist_head(&rq->done_list);
-		tasklet_setup(&rq->tasklet, smq_sas_rq_tasklet);
-		irq_poll_init(&rq->iop, host->cfg.poll_weight,
-			      smq_sas_rq_poll);
-		rq->poll_list = NULL;
-		INIT_CSD(&rq->csd, smq_sas_rq_ipi, rq);
-		atomic_set(&rq->ipi_inflight, 0);
-		atomic_set(&rq->posting, 0);
-		atomic_long_set(&rq->queued, 0);
-		atomic_long_set(&rq->completed, 0);
-		atomic_long_set(&rq->ipis, 0);
-		atomic_long_set(&rq->polls, 0);
-		atomic_long_set(&rq->rearms, 0);
+		rpq->host = host;
+		rpq->index = i;
+		rpq->mask = host->masks[i];
+		init_llist_head(&rpq->done_list);
+		tasklet_setup(&rpq->tasklet, smq_sas_rpq_tasklet);
+		irq_poll_init(&rpq->iop, host->cfg.poll_weight,
+			      smq_sas_rpq_poll);
+		rpq->poll_list = NULL;
+		INIT_CSD(&rpq->csd, smq_sas_rpq_ipi, rpq);
+		atomic_set(&rpq->ipi_inflight, 0);
+		atomic_set(&rpq->posting, 0);
+		atomic_long_set(&rpq->queued, 0);
+		atomic_long_set(&rpq->completed, 0);
+		atomic_long_set(&rpq->ipis, 0);
+		atomic_long_set(&rpq->polls, 0);
+		atomic_long_set(&rpq->rearms, 0);
 	}
 	return 0;
 
@@ -435,17 +439,17 @@ fail:
 	return ret;
 }
 
-static bool smq_sas_rq_idle(struct smq_sas_rq *rq)
+static bool smq_sas_rpq_idle(struct smq_sas_reply_queue *rpq)
 {
-	if (atomic_long_read(&rq->completed) != atomic_long_read(&rq->queued))
+	if (atomic_long_read(&rpq->completed) != atomic_long_read(&rpq->queued))
 		return false;
 	/* A poster still raising the interrupt of a reply already reaped. */
 	smp_rmb();
-	if (atomic_read(&rq->posting))
+	if (atomic_read(&rpq->posting))
 		return false;
 	/* Its IPI was counted before it left. */
 	smp_rmb();
-	return !atomic_read(&rq->ipi_inflight);
+	return !atomic_read(&rpq->ipi_inflight);
 }
 
 /**
@@ -460,17 +464,17 @@ void smq_sas_queues_quiesce(struct smq_sas_host *host)
 {
 	unsigned int i;
 
-	if (!host->rqs)
+	if (!host->reply_queues)
 		return;
 	for (i = 0; i < host->cfg.submit_queues; i++) {
-		struct smq_sas_rq *rq = &host->rqs[i];
+		struct smq_sas_reply_queue *rpq = &host->reply_queues[i];
 
-		while (!smq_sas_rq_idle(rq))
+		while (!smq_sas_rpq_idle(rpq))
 			usleep_range(50, 100);
 		/* Waits for a pass still scheduled; later schedules are no-ops. */
-		irq_poll_disable(&rq->iop);
-		tasklet_kill(&rq->tasklet);
-		WARN_ON_ONCE(!llist_empty(&rq->done_list) || rq->poll_list);
+		irq_poll_disable(&rpq->iop);
+		tasklet_kill(&rpq->tasklet);
+		WARN_ON_ONCE(!llist_empty(&rpq->done_list) || rpq->poll_list);
 	}
 	/*
 	 * A poll pass may still be returning from irq_poll_complete() (its
@@ -488,8 +492,8 @@ void smq_sas_queues_free(struct smq_sas_host *host)
 {
 	unsigned int i;
 
-	kfree(host->rqs);
-	host->rqs = NULL;
+	kfree(host->reply_queues);
+	host->reply_queues = NULL;
 	kfree(host->mask_ptrs);
 	host->mask_ptrs = NULL;
 	if (host->masks) {
@@ -502,26 +506,26 @@ void smq_sas_queues_free(struct smq_sas_host *host)
 
 /* ---- debugfs ----------------------------------------------------------- */
 
-static int smq_sas_rq_stats_show(struct seq_file *m, void *v)
+static int smq_sas_rpq_stats_show(struct seq_file *m, void *v)
 {
 	struct smq_sas_host *host = m->private;
 	unsigned int i;
 
 	seq_puts(m, "queue queued completed ipis polls rearms cpus\n");
 	for (i = 0; i < host->cfg.submit_queues; i++) {
-		struct smq_sas_rq *rq = &host->rqs[i];
+		struct smq_sas_reply_queue *rpq = &host->reply_queues[i];
 
 		seq_printf(m, "%u %ld %ld %ld %ld %ld %*pbl\n", i,
-			   atomic_long_read(&rq->queued),
-			   atomic_long_read(&rq->completed),
-			   atomic_long_read(&rq->ipis),
-			   atomic_long_read(&rq->polls),
-			   atomic_long_read(&rq->rearms),
-			   cpumask_pr_args(rq->mask));
+			   atomic_long_read(&rpq->queued),
+			   atomic_long_read(&rpq->completed),
+			   atomic_long_read(&rpq->ipis),
+			   atomic_long_read(&rpq->polls),
+			   atomic_long_read(&rpq->rearms),
+			   cpumask_pr_args(rpq->mask));
 	}
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(smq_sas_rq_stats);
+DEFINE_SHOW_ATTRIBUTE(smq_sas_rpq_stats);
 
 /**
  * smq_sas_debugfs_add - create debugfs/smq_sas/adapterN/reply_queues
@@ -539,5 +543,5 @@ void smq_sas_debugfs_add(struct smq_sas_host *host)
 	snprintf(name, sizeof(name), "adapter%d", host->id);
 	host->debugfs = debugfs_create_dir(name, smq_sas_debugfs_root);
 	debugfs_create_file("reply_queues", 0444, host->debugfs, host,
-			    &smq_sas_rq_stats_fops);
+			    &smq_sas_rpq_stats_fops);
 }
