@@ -17,8 +17,6 @@
 #include <linux/blkdev.h>
 #include <smq/scsi.h>
 
-#define SMQ_SCSI_NAME		"smq_scsi"
-
 /* Defaults and limits */
 #define SMQ_DEFAULT_MAX_ID	8
 #define SMQ_DEFAULT_MAX_LUN	8
@@ -32,7 +30,6 @@
 #define SMQ_DISK_RETRIES	5
 #define SMQ_SG_DEFAULT_TIMEOUT	(60 * HZ)
 #define SMQ_SG_MIN_TIMEOUT	(7 * HZ)
-#define SMQ_STARVED_DELAY_MS	3
 
 /* smq_scsi_main.c: module parameters (read where hosts/disks are made) */
 bool smq_param_use_blk_mq(void);

@@ -116,7 +116,6 @@ struct smq_scsi_device;
  * @retries: retries so far
  * @allowed: retries allowed
  * @jiffies_at_alloc: when the command was first prepared
- * @host_scribble: for the driver
  * @state: SMQ_SCMD_STATE_* bits (midlayer)
  * @flags: SMQ_SCMD_* (midlayer)
  * @eh_work: the error handler's work for this command (midlayer)
@@ -141,7 +140,6 @@ struct smq_scsi_cmnd {
 	int allowed;
 	unsigned int flags;
 	unsigned long jiffies_at_alloc;
-	void *host_scribble;
 	unsigned long state;
 	struct work_struct eh_work;
 	struct scatterlist inline_sgl[SMQ_INLINE_SG_CNT];
@@ -250,7 +248,6 @@ enum smq_host_state {
  * @this_id: id of the host itself, -1 none
  * @max_segment_size: likewise (bytes)
  * @nr_reserved_cmds: likewise
- * @shost_data: midlayer private state of the host (scsi/ internal)
  * @scan_mutex: serializes scanning, LUN addition and removal
  * @targets: targets of the host (protected by @scan_mutex)
  * @eh_wq: ordered workqueue running the error handler of this host
@@ -283,7 +280,6 @@ struct smq_scsi_host {
 	int this_id;
 	unsigned int max_segment_size;
 	unsigned int nr_reserved_cmds;
-	void *shost_data;
 	struct mutex scan_mutex;	/* serializes scan, LUN add/remove */
 	struct list_head targets;
 	struct workqueue_struct *eh_wq;
