@@ -46,7 +46,6 @@ enum {
  * @rqs: request currently holding each driver tag (NULL when free)
  * @static_rqs: the preallocated request of each tag
  * @rq_pages: the page chunks behind @static_rqs (smq_rqs_alloc())
- * @active_queues: queues with requests in flight on these tags
  */
 struct smq_tags {
 	unsigned int nr_tags;
@@ -56,7 +55,6 @@ struct smq_tags {
 	struct smq_request **rqs;
 	struct smq_request **static_rqs;
 	struct list_head rq_pages;
-	atomic_t active_queues;
 };
 
 /**
@@ -81,7 +79,6 @@ struct smq_ctx {
 enum {
 	SMQ_S_STOPPED,		/* driver stopped it; no dispatch */
 	SMQ_S_RESTART,		/* rerun when a request of this queue completes */
-	SMQ_S_INACTIVE,		/* no CPU online in its mask */
 };
 
 /**
@@ -99,8 +96,6 @@ enum {
  * @q: queue
  * @queue_num: index in q->hctxs
  * @tags: driver tags (shared by all hctxs with SMQ_SET_HOST_TAGSET)
- * @sched_tags: scheduler tags, NULL without a scheduler
- * @nr_active: requests in flight from this hctx on shared tags
  * @wait_index: rotor over the tag wait queues
  * @dispatch_busy: recent BUSY returns, EWMA; direct issue backs off
  * @driver_data: from ops->init_hctx
@@ -121,8 +116,6 @@ struct smq_hw_ctx {
 	struct smq_queue *q;
 	unsigned int queue_num;
 	struct smq_tags *tags;
-	struct smq_tags *sched_tags;
-	atomic_t nr_active;
 	atomic_t wait_index;
 	unsigned int dispatch_busy;
 	void *driver_data;
@@ -141,7 +134,6 @@ struct smq_hw_ctx {
 enum {
 	SMQ_Q_DYING,		/* no new requests; fail entry */
 	SMQ_Q_REGISTERED,	/* sysfs present */
-	SMQ_Q_SHARED_TAGS,	/* tag set has more than one queue */
 	SMQ_Q_BUDGET_WAIT,	/* a dispatch failed for budget; rerun on put */
 };
 

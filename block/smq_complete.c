@@ -118,7 +118,6 @@ void smq_start_request(struct smq_request *rq)
 
 	if (!rq->timeout)
 		rq->timeout = q->tag_set->timeout;
-	rq->io_start_time_ns = ktime_get_ns();
 	if (!(rq->rq_flags & SMQ_RQF_STARTED)) {
 		rq->rq_flags |= SMQ_RQF_STARTED;
 		if (rq->rq_flags & SMQ_RQF_ACCT)

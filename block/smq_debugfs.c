@@ -164,8 +164,6 @@ static const struct smq_debugfs_name smq_rqf_names[] = {
 	{ SMQ_RQF_PASSTHROUGH, "PASSTHROUGH" },
 	{ SMQ_RQF_RESERVED, "RESERVED" },
 	{ SMQ_RQF_ACCT, "ACCT" },
-	{ SMQ_RQF_SCHED, "SCHED" },
-	{ SMQ_RQF_SORTED, "SORTED" },
 	{ SMQ_RQF_DONTPREP, "DONTPREP" },
 	{ SMQ_RQF_FLUSH_PRE, "FLUSH_PRE" },
 	{ SMQ_RQF_FLUSH_POST, "FLUSH_POST" },
@@ -231,7 +229,6 @@ void smq_debugfs_rq_list_show(struct seq_file *m, struct list_head *list)
 static const struct smq_debugfs_name smq_queue_flag_names[] = {
 	{ BIT(SMQ_Q_DYING), "DYING" },
 	{ BIT(SMQ_Q_REGISTERED), "REGISTERED" },
-	{ BIT(SMQ_Q_SHARED_TAGS), "SHARED_TAGS" },
 	{ BIT(SMQ_Q_BUDGET_WAIT), "BUDGET_WAIT" },
 };
 
@@ -287,7 +284,6 @@ static const struct smq_debugfs_attr smq_queue_debugfs_attrs[] = {
 static const struct smq_debugfs_name smq_hctx_state_names[] = {
 	{ BIT(SMQ_S_STOPPED), "STOPPED" },
 	{ BIT(SMQ_S_RESTART), "RESTART" },
-	{ BIT(SMQ_S_INACTIVE), "INACTIVE" },
 };
 
 /* state: atomic bits, no lock. */

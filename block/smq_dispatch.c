@@ -105,7 +105,6 @@ static bool smq_dispatch_list(struct smq_hw_ctx *hctx, struct list_head *list)
 	blk_status_t ret = BLK_STS_OK;
 	bool last_sent = false;
 	bool no_budget = false;
-	bool no_tag = false;
 	unsigned int queued = 0;
 	struct smq_request *rq;
 
@@ -113,11 +112,6 @@ static bool smq_dispatch_list(struct smq_hw_ctx *hctx, struct list_head *list)
 		rq = list_first_entry(list, struct smq_request, queuelist);
 		if (!smq_get_budget(rq)) {
 			no_budget = true;
-			break;
-		}
-		if (!smq_get_driver_tag(rq)) {
-			smq_put_budget(rq);
-			no_tag = true;
 			break;
 		}
 		list_del_init(&rq->queuelist);
@@ -160,7 +154,7 @@ static bool smq_dispatch_list(struct smq_hw_ctx *hctx, struct list_head *list)
 	smp_mb__before_atomic();
 	set_bit(SMQ_S_RESTART, &hctx->state);
 	/* ... and after a delay where no completion is promised. */
-	if (ret == BLK_STS_RESOURCE || no_tag || no_budget)
+	if (ret == BLK_STS_RESOURCE || no_budget)
 		smq_delay_run_hw_queue(hctx, SMQ_RESOURCE_DELAY_MS);
 	return false;
 }

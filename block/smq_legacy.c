@@ -40,7 +40,7 @@
  * @running: the dispatch loop runs (it is not reentered)
  * @rerun: a run was asked for while @running
  * @run_work: runs the dispatch loop from process context
- * @hctx: the single dispatch context handed to the driver
+ * @q: the queue this state belongs to (for @run_work)
  */
 struct smq_legacy_queue {
 	spinlock_t queue_lock;		/* protects all below */
@@ -57,7 +57,7 @@ struct smq_legacy_queue {
 	bool running;
 	bool rerun;
 	struct delayed_work run_work;
-	struct smq_hw_ctx hctx;
+	struct smq_queue *q;
 };
 
 /* ---- noop: one FIFO ------------------------------------------------- */
@@ -146,7 +146,6 @@ static int smq_legacy_alloc_pool(struct smq_queue *q,
 		struct smq_request *rq = lq->rqs[i];
 
 		rq->tag = i;
-		rq->internal_tag = -1;
 		rq->budget_token = -1;
 		INIT_LIST_HEAD(&rq->queuelist);
 		if (set->ops->init_request &&
@@ -360,7 +359,7 @@ static void smq_legacy_run_work(struct work_struct *work)
 	struct smq_legacy_queue *lq = container_of(work, struct smq_legacy_queue,
 						   run_work.work);
 
-	smq_legacy_run_locked(lq->hctx.q);
+	smq_legacy_run_locked(lq->q);
 }
 
 /**
@@ -580,7 +579,7 @@ int smq_legacy_init_queue(struct smq_queue *q)
 	init_waitqueue_head(&lq->wait);
 	INIT_LIST_HEAD(&lq->dispatch);
 	INIT_DELAYED_WORK(&lq->run_work, smq_legacy_run_work);
-	lq->hctx.q = q;
+	lq->q = q;
 	lq->elv = &smq_legacy_noop;
 	ret = smq_legacy_alloc_pool(q, lq);
 	if (!ret) {

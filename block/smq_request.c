@@ -34,8 +34,6 @@ void smq_rq_init(struct smq_request *rq, struct smq_queue *q,
 	INIT_LIST_HEAD(&rq->queuelist);
 	rq->dl_node.state = SMQ_DL_IDLE;
 	rq->submit_cpu = ctx ? ctx->cpu : raw_smp_processor_id();
-	rq->start_time_ns = ktime_get_ns();
-	rq->io_start_time_ns = 0;
 	rq->acct_start = jiffies;
 	rq->timeout = 0;
 	rq->end_io = NULL;
@@ -93,33 +91,11 @@ struct smq_request *smq_get_request(struct smq_queue *q, blk_opf_t opf,
 	smq_rq_init(rq, q, ctx, hctx, opf);
 	if (reserved)
 		rq->rq_flags |= SMQ_RQF_RESERVED;
-	rq->internal_tag = -1;
 	rq->tag = tag;
 	tags->rqs[tag] = rq;
 	if (q->sched && q->sched->prepare_request)
 		q->sched->prepare_request(rq);
 	return rq;
-}
-
-/**
- * smq_get_driver_tag - give a scheduler-owned request a driver tag
- * @rq: request with rq->tag == -1
- *
- * Return: true when it holds a driver tag.
- */
-bool smq_get_driver_tag(struct smq_request *rq)
-{
-	struct smq_tags *tags = rq->hctx->tags;
-	int tag;
-
-	if (rq->tag >= 0)
-		return true;
-	tag = smq_get_tag(tags, false, true, rq->hctx, UINT_MAX);
-	if (tag < 0)
-		return false;
-	rq->tag = tag;
-	tags->rqs[tag] = rq;
-	return true;
 }
 
 /**
@@ -138,12 +114,8 @@ void smq_free_request_tags(struct smq_request *rq)
 	if (q->sched && q->sched->finish_request)
 		q->sched->finish_request(rq);
 	WRITE_ONCE(rq->state, SMQ_RQ_IDLE);
-	if (rq->tag >= 0) {
-		hctx->tags->rqs[rq->tag] = NULL;
-		smq_put_tag(hctx->tags, rq->tag);
-	}
-	if (rq->internal_tag >= 0)
-		smq_put_tag(hctx->sched_tags, rq->internal_tag);
+	hctx->tags->rqs[rq->tag] = NULL;
+	smq_put_tag(hctx->tags, rq->tag);
 	smq_hctx_restart(hctx);
 	smq_queue_exit(q);
 }

@@ -59,7 +59,6 @@ void smq_sched_unregister(struct smq_sched_ops *ops);
 bool smq_sched_bio_merge(struct smq_queue *q, struct bio *bio,
 			 unsigned int nr_segs);
 void smq_sched_exit_queue(struct smq_queue *q);
-bool smq_get_driver_tag(struct smq_request *rq);
 void smq_sched_set_nr_requests(struct smq_queue *q, unsigned int nr);
 
 #endif /* _SMQ_SCHED_H */

@@ -40,7 +40,6 @@ struct smq_tags *smq_tags_alloc(struct smq_tag_set *set, unsigned int depth,
 	tags->nr_tags = depth;
 	tags->nr_reserved_tags = reserved;
 	INIT_LIST_HEAD(&tags->rq_pages);
-	atomic_set(&tags->active_queues, 0);
 	if (smq_sbq_init(&tags->bitmap_tags, depth - reserved,
 			 smq_tag_shift(depth - reserved), false, GFP_KERNEL, node))
 		goto free_tags;
@@ -196,7 +195,6 @@ int smq_tags_alloc_rqs(struct smq_tag_set *set, struct smq_tags *tags,
 		struct smq_request *rq = tags->static_rqs[i];
 
 		rq->tag = i;
-		rq->internal_tag = -1;
 		rq->budget_token = -1;
 		INIT_LIST_HEAD(&rq->queuelist);
 		if (set->ops->init_request) {

@@ -216,7 +216,6 @@ static int smq_host_setup_tags(struct smq_scsi_host *shost)
 	set->cmd_size = sizeof(struct smq_scsi_cmnd) + shost->hostt->cmd_size;
 	set->numa_node = NUMA_NO_NODE;
 	set->timeout = smq_param_cmd_timeout() * HZ;
-	set->flags = SMQ_SET_SHOULD_MERGE;
 	if (shost->host_tagset)
 		set->flags |= SMQ_SET_HOST_TAGSET;
 	if (!shost->use_blk_mq) {

@@ -34,15 +34,12 @@ struct smq_cpu_topology;
 /* Values of struct smq_tag_set.flags */
 #define SMQ_SET_HOST_TAGSET	BIT(0)	/* one tag space shared by all hctxs */
 #define SMQ_SET_LEGACY		BIT(1)	/* queues use the single-queue path */
-#define SMQ_SET_SHOULD_MERGE	BIT(2)	/* try bio merges */
 
 /* Values of struct smq_request.rq_flags */
 #define SMQ_RQF_STARTED		BIT(0)	/* handed to ->queue_rq */
 #define SMQ_RQF_PASSTHROUGH	BIT(1)	/* REQ_OP_DRV_*; no bio accounting */
 #define SMQ_RQF_RESERVED	BIT(2)	/* holds a reserved tag */
 #define SMQ_RQF_ACCT		BIT(3)	/* disk statistics started */
-#define SMQ_RQF_SCHED		BIT(4)	/* owned by a scheduler tag */
-#define SMQ_RQF_SORTED		BIT(6)	/* inside a scheduler's structures */
 #define SMQ_RQF_DONTPREP	BIT(7)	/* driver prepared it; keep on requeue */
 #define SMQ_RQF_FLUSH_PRE	BIT(8)	/* flush sequence: a flush still precedes the data */
 #define SMQ_RQF_FLUSH_POST	BIT(9)	/* flush sequence: a flush still follows the data */
@@ -62,8 +59,9 @@ enum smq_eh_timer_return {
  * @q: queue it belongs to
  * @hctx: hardware queue it is dispatched on
  * @mq_ctx: software queue (per CPU) it was queued from
- * @tag: driver tag, or -1 while it only holds a scheduler tag
- * @internal_tag: scheduler tag, or -1 without a scheduler
+ * @tag: driver tag (on the legacy path: index in the queue's request pool);
+ *	the request holds it from allocation to its end, with or without a
+ *	scheduler
  * @cmd_flags: operation and flags (REQ_OP_* | REQ_*) as in a bio
  * @rq_flags: SMQ_RQF_* state bits
  * @state: SMQ_RQ_* (block/smq_blk_int.h): who owns the completion; changed
@@ -75,9 +73,8 @@ enum smq_eh_timer_return {
  * @biotail: last bio
  * @queuelist: for software queue, dispatch and scheduler lists
  * @submit_cpu: CPU that submitted it (for rq_affinity)
- * @start_time_ns: allocation time
- * @io_start_time_ns: time it was handed to the driver
- * @acct_start: jiffies stamp of disk statistics
+ * @acct_start: jiffies stamp of disk statistics (allocation time, then the
+ *	value smq_compat_io_acct_start() returned)
  * @deadline: jiffies when it times out
  * @timeout: timeout in jiffies (0: queue default)
  * @dl_node: the request in a deadline scheduler (mq-deadline, legacy
@@ -96,7 +93,6 @@ struct smq_request {
 	struct smq_hw_ctx *hctx;
 	struct smq_ctx *mq_ctx;
 	int tag;
-	int internal_tag;
 	blk_opf_t cmd_flags;
 	unsigned int rq_flags;
 	int state;
@@ -107,8 +103,6 @@ struct smq_request {
 	struct bio *biotail;
 	struct list_head queuelist;
 	int submit_cpu;
-	u64 start_time_ns;
-	u64 io_start_time_ns;
 	unsigned long acct_start;
 	unsigned long deadline;
 	unsigned int timeout;
