@@ -103,7 +103,6 @@ static bool smq_dispatch_list(struct smq_hw_ctx *hctx, struct list_head *list)
 	struct smq_queue *q = hctx->q;
 	const struct smq_mq_ops *ops = q->tag_set->ops;
 	blk_status_t ret = BLK_STS_OK;
-	bool last_sent = false;
 	bool no_budget = false;
 	unsigned int queued = 0;
 	struct smq_request *rq;
@@ -115,8 +114,7 @@ static bool smq_dispatch_list(struct smq_hw_ctx *hctx, struct list_head *list)
 			break;
 		}
 		list_del_init(&rq->queuelist);
-		last_sent = list_empty(list);
-		ret = ops->queue_rq(hctx, rq, last_sent);
+		ret = ops->queue_rq(hctx, rq, list_empty(list));
 		if (likely(ret == BLK_STS_OK)) {
 			queued++;
 			continue;
@@ -126,13 +124,10 @@ static bool smq_dispatch_list(struct smq_hw_ctx *hctx, struct list_head *list)
 			WRITE_ONCE(rq->state, SMQ_RQ_IDLE);
 			smq_put_budget(rq);
 			list_add(&rq->queuelist, list);
-			last_sent = false;
 			break;
 		}
 		smq_end_request(rq, ret);
 	}
-	if (queued && !last_sent && ops->commit_rqs)
-		ops->commit_rqs(hctx);
 	atomic_long_add(queued, &hctx->stats.dispatched);
 	if (list_empty(list)) {
 		if (hctx->dispatch_busy)

@@ -363,10 +363,6 @@ static blk_status_t smq_scsi_queue_rq(struct smq_hw_ctx *hctx,
 		cmd->flags = 0;
 	}
 
-	if (last)
-		cmd->flags |= SMQ_SCMD_LAST;
-	else
-		cmd->flags &= ~SMQ_SCMD_LAST;
 	set_bit(SMQ_SCMD_STATE_INFLIGHT, &cmd->state);
 	smq_start_request(rq);
 	atomic_inc(&sdev->iorequest_cnt);

@@ -119,8 +119,9 @@ struct smq_request {
  * @queue_rq: issue one request; BLK_STS_OK when accepted,
  *	BLK_STS_RESOURCE / BLK_STS_DEV_RESOURCE when busy (the block layer
  *	requeues it and reruns the queue), any other status fails it.
- *	@last is false when more requests follow in this batch.
- * @commit_rqs: the batch ended without a @last == true request
+ *	@last is false when more requests follow in this batch; a batch cut
+ *	short (BUSY, no budget) ends without a request marked @last.  There
+ *	is no ->commit_rqs: a driver must not hold back work for @last.
  * @get_budget: reserve a per-device slot; returns a token >= 0, or -1 when
  *	the device is busy.  The block layer owns the token: it keeps it in
  *	rq->budget_token and gives it back through @put_budget when the request
@@ -145,7 +146,6 @@ struct smq_request {
 struct smq_mq_ops {
 	blk_status_t (*queue_rq)(struct smq_hw_ctx *hctx, struct smq_request *rq,
 				 bool last);
-	void (*commit_rqs)(struct smq_hw_ctx *hctx);
 	int (*get_budget)(struct smq_queue *q);
 	void (*put_budget)(struct smq_queue *q, int budget_token);
 	void (*complete)(struct smq_request *rq);

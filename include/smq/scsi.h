@@ -151,7 +151,6 @@ struct smq_scsi_cmnd {
 
 /* smq_scsi_cmnd.flags */
 #define SMQ_SCMD_TIMED_OUT	BIT(0)	/* the error handler owns it */
-#define SMQ_SCMD_LAST		BIT(1)	/* last of a dispatch batch */
 
 /**
  * struct smq_host_template - what a low-level driver provides
@@ -161,9 +160,6 @@ struct smq_scsi_cmnd {
  *	SMQ_MLQUEUE_DEVICE_BUSY to have it retried later.  The driver later
  *	calls smq_scsi_done() exactly once per accepted command, from any
  *	context (hard/soft irq, timer, process).
- * @commit_rqs: the midlayer ended a batch (kick the hardware).  Not called
- *	yet (the block layer's ->commit_rqs cannot name the host); the last
- *	command of a batch carries SMQ_SCMD_LAST in cmd->flags instead.
  * @map_queues: fill shost->tag_set.map (CPU -> hardware queue) from the
  *	driver's reply-queue affinity; NULL: spread evenly
  * @eh_timed_out: a command's timeout expired; SMQ_EH_RESET_TIMER to wait
@@ -190,7 +186,6 @@ struct smq_host_template {
 	struct module *module;
 	const char *name;
 	int (*queuecommand)(struct smq_scsi_host *shost, struct smq_scsi_cmnd *cmd);
-	void (*commit_rqs)(struct smq_scsi_host *shost, u16 hwq);
 	void (*map_queues)(struct smq_scsi_host *shost);
 	enum smq_eh_timer_return (*eh_timed_out)(struct smq_scsi_cmnd *cmd);
 	int (*eh_abort_handler)(struct smq_scsi_cmnd *cmd);
