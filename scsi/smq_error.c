@@ -42,7 +42,6 @@ enum smq_eh_timer_return smq_scsi_timeout(struct smq_request *rq)
 	if (shost->hostt->eh_timed_out &&
 	    shost->hostt->eh_timed_out(cmd) == SMQ_EH_RESET_TIMER)
 		return SMQ_EH_RESET_TIMER;
-	cmd->flags |= SMQ_SCMD_TIMED_OUT;
 	atomic_inc(&shost->eh_active);
 	atomic_inc(&shost->host_eh_scheduled);
 	queue_work(shost->eh_wq, &cmd->eh_work);

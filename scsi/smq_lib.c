@@ -314,7 +314,6 @@ static blk_status_t smq_prep_cmd(struct smq_scsi_device *sdev,
 	cmd->device = sdev;
 	cmd->retries = 0;
 	cmd->jiffies_at_alloc = jiffies;
-	cmd->flags = 0;
 	cmd->result = 0;
 	cmd->resid = 0;
 	cmd->sense_len = 0;
@@ -360,7 +359,6 @@ static blk_status_t smq_scsi_queue_rq(struct smq_hw_ctx *hctx,
 		cmd->result = 0;
 		cmd->resid = 0;
 		cmd->sense_len = 0;
-		cmd->flags = 0;
 	}
 
 	set_bit(SMQ_SCMD_STATE_INFLIGHT, &cmd->state);

@@ -117,7 +117,6 @@ struct smq_scsi_device;
  * @allowed: retries allowed
  * @jiffies_at_alloc: when the command was first prepared
  * @state: SMQ_SCMD_STATE_* bits (midlayer)
- * @flags: SMQ_SCMD_* (midlayer)
  * @eh_work: the error handler's work for this command (midlayer)
  * @inline_sgl: the first entries of @sgl (midlayer)
  * @payload: data the midlayer itself sends (UNMAP parameter list); in the
@@ -138,7 +137,6 @@ struct smq_scsi_cmnd {
 	unsigned int sense_len;
 	int retries;
 	int allowed;
-	unsigned int flags;
 	unsigned long jiffies_at_alloc;
 	unsigned long state;
 	struct work_struct eh_work;
@@ -148,9 +146,6 @@ struct smq_scsi_cmnd {
 
 /* smq_scsi_cmnd.state bits */
 #define SMQ_SCMD_STATE_INFLIGHT	0	/* handed to ->queuecommand */
-
-/* smq_scsi_cmnd.flags */
-#define SMQ_SCMD_TIMED_OUT	BIT(0)	/* the error handler owns it */
 
 /**
  * struct smq_host_template - what a low-level driver provides
