@@ -2,6 +2,8 @@
 /*
  * smq_blk: the smq multiqueue block layer (module entry).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include <linux/init.h>
 #include <linux/workqueue.h>

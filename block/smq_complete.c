@@ -10,6 +10,8 @@
  *   2  always on the submitting CPU.
  * Remote completions are batched per CPU: one IPI drains a lock-free list.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include <linux/llist.h>
 #include <linux/smp.h>

@@ -22,6 +22,8 @@
  * Counters of how often a submitter or dispatcher found the lock busy are
  * in iosched/lock_stats.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include <linux/llist.h>
 #include <linux/slab.h>
@@ -242,7 +244,7 @@ static int smq_dd_parse(const char *page, u64 min, u64 max, const char *name,
 			u64 *v)
 {
 	if (kstrtou64(page, 0, v) || *v < min || *v > max) {
-		pr_err("smq_blk: iosched/%s: invalid value '%.*s' (%llu..%llu)\n",
+		pr_err("iosched/%s: invalid value '%.*s' (%llu..%llu)\n",
 		       name, (int)strcspn(page, "\n"), page, min, max);
 		return -EINVAL;
 	}

@@ -23,6 +23,8 @@
  * error is ignored (a NULL or error dentry is simply not used), as the
  * kernel's block layer does.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>

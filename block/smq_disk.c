@@ -2,6 +2,8 @@
 /*
  * smq_blk: the gendisk of a queue.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include "smq_blk_int.h"
 
@@ -27,7 +29,7 @@ struct gendisk *smq_alloc_disk(struct smq_queue *q,
 
 	if (!lim->logical_block_size || !lim->max_hw_sectors ||
 	    !lim->max_segments || lim->max_segment_size < PAGE_SIZE) {
-		pr_err("smq_blk: invalid disk limits (lbs %u, max_hw_sectors %u, max_segments %u, max_segment_size %u)\n",
+		pr_err("invalid disk limits (lbs %u, max_hw_sectors %u, max_segments %u, max_segment_size %u)\n",
 		       lim->logical_block_size, lim->max_hw_sectors,
 		       lim->max_segments, lim->max_segment_size);
 		return ERR_PTR(-EINVAL);

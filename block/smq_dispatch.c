@@ -10,6 +10,8 @@
  * (submission, queue runs, work items); completion paths never take them,
  * they only kick asynchronous runs.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include <linux/rcupdate.h>
 #include "smq_blk_int.h"

@@ -9,6 +9,8 @@
  * Without a volatile write cache both flags are dropped and empty flushes
  * complete at once.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include "smq_flush.h"
 

@@ -12,6 +12,8 @@
  * returns the request to the pool and reruns the loop from the completion
  * context, as scsi_run_queue did.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/mm.h>
@@ -539,7 +541,7 @@ int smq_legacy_sched_switch(struct smq_queue *q, const char *name)
 	void *old_data, *data;
 
 	if (!e) {
-		pr_err("smq_blk: unknown elevator '%.*s' (noop, deadline)\n",
+		pr_err("unknown elevator '%.*s' (noop, deadline)\n",
 		       (int)strcspn(name, "\n"), name);
 		return -EINVAL;
 	}
@@ -595,7 +597,7 @@ int smq_legacy_init_queue(struct smq_queue *q)
 	}
 	lq->limit = lq->nr_requests;
 	q->nr_requests = lq->nr_requests;
-	pr_info("smq_blk: queue uses the legacy single-queue path (elevator %s, %u requests)\n",
+	pr_info("queue uses the legacy single-queue path (elevator %s, %u requests)\n",
 		lq->elv->name, lq->nr_requests);
 	return 0;
 }

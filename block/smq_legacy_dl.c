@@ -4,6 +4,8 @@
  * (smq_dl.c) under the legacy queue_lock, which the legacy code holds
  * around every call.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include <linux/slab.h>
 #include "smq_legacy.h"

@@ -3,6 +3,8 @@
  * smq_blk: CPU -> hardware queue maps for tag sets, from the running
  * system's topology (the mapping rules live in smq_cpumap.c).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/topology.h>

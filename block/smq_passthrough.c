@@ -4,6 +4,8 @@
  * queue: scan, SG_IO, internal commands).  They travel the same tags,
  * budgets and hardware queues as file I/O.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include <linux/completion.h>
 #include <linux/mm.h>

@@ -3,6 +3,8 @@
  * smq_blk: queue lifetime, software and hardware queues, freeze and
  * quiesce.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/rcupdate.h>

@@ -3,6 +3,8 @@
  * smq_blk: request allocation from tags, bio attachment, data segments and
  * scatterlist mapping.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include <linux/scatterlist.h>
 #include "smq_blk_int.h"

@@ -2,6 +2,8 @@
 /*
  * smq_blk: scheduler registry and runtime switching.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -124,7 +126,7 @@ int smq_sched_switch(struct smq_queue *q, const char *name)
 		ops = smq_sched_find(name);
 		spin_unlock(&smq_sched_lock);
 		if (!ops) {
-			pr_err("smq_blk: unknown scheduler '%s'\n", strim((char *)name));
+			pr_err("unknown scheduler '%s'\n", strim((char *)name));
 			return -EINVAL;
 		}
 	}

@@ -4,6 +4,8 @@
  * becomes a request: split to the queue's limits, merged into a request
  * still queued where allowed, batched by the task's plug, and issued.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include <linux/blkdev.h>
 #include <linux/slab.h>

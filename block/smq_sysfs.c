@@ -4,6 +4,8 @@
  * Linux does; /sys/block/X/smq/ holds the queue-level files (the kernel's
  * own queue/ directory belongs to the kernel).  See Documentation/block.md.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include <linux/kobject.h>
 #include <linux/sysfs.h>
@@ -166,7 +168,7 @@ static int smq_parse_uint(const char *page, unsigned int min, unsigned int max,
 			  const char *name, unsigned int *val)
 {
 	if (kstrtouint(page, 0, val) || *val < min || *val > max) {
-		pr_err("smq_blk: %s: invalid value '%.*s' (%u..%u)\n", name,
+		pr_err("%s: invalid value '%.*s' (%u..%u)\n", name,
 		       (int)strcspn(page, "\n"), page, min, max);
 		return -EINVAL;
 	}

@@ -5,6 +5,8 @@
  * so the I/O path allocates nothing.  With SMQ_SET_HOST_TAGSET all
  * hardware queues of a host share one tag space (and its requests).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -399,17 +401,17 @@ static struct smq_tags *smq_tag_set_alloc_one(struct smq_tag_set *set,
 static int smq_tag_set_check(const struct smq_tag_set *set)
 {
 	if (!set->ops || !set->ops->queue_rq || !set->ops->complete) {
-		pr_err("smq_blk: tag set without queue_rq/complete\n");
+		pr_err("tag set without queue_rq/complete\n");
 		return -EINVAL;
 	}
 	if (!set->nr_hw_queues || set->nr_hw_queues > nr_cpu_ids) {
-		pr_err("smq_blk: nr_hw_queues=%u out of range 1..%u\n",
+		pr_err("nr_hw_queues=%u out of range 1..%u\n",
 		       set->nr_hw_queues, nr_cpu_ids);
 		return -EINVAL;
 	}
 	if (!set->queue_depth || set->queue_depth > 65536 ||
 	    set->reserved_tags >= set->queue_depth) {
-		pr_err("smq_blk: queue_depth=%u reserved_tags=%u invalid\n",
+		pr_err("queue_depth=%u reserved_tags=%u invalid\n",
 		       set->queue_depth, set->reserved_tags);
 		return -EINVAL;
 	}
@@ -434,7 +436,7 @@ static int smq_tag_set_map(struct smq_tag_set *set)
 		return ret;
 	for_each_possible_cpu(cpu) {
 		if (set->map[cpu] >= set->nr_hw_queues) {
-			pr_err("smq_blk: CPU %u mapped to queue %u of %u\n", cpu,
+			pr_err("CPU %u mapped to queue %u of %u\n", cpu,
 			       set->map[cpu], set->nr_hw_queues);
 			return -EINVAL;
 		}

@@ -4,6 +4,8 @@
  * deadline (rounded up to a second so the I/O path rarely touches it); the
  * scan runs in a work item and hands expired requests to ->timeout.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include <linux/timer.h>
 #include "smq_blk_int.h"
