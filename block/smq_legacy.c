@@ -28,12 +28,15 @@
 
 /**
  * struct smq_legacy_queue - state of a single-queue request queue
- * @queue_lock: protects every field below and the requests' queuelist
+ * @queue_lock: protects @free, @nr_free, @limit, @elv, @elv_data,
+ *	@dispatch, @running, @rerun, the waiters' condition on @wait and the
+ *	queued requests' queuelist; the other fields are set up once
  * @free: stack of free requests of the pool
  * @nr_free: entries on @free
  * @nr_requests: pool size
  * @limit: requests that may be allocated at once (sysfs nr_requests)
- * @rqs: the pool's requests (NULL: not set up by ->init_request)
+ * @rqs: the pool's requests (an entry is NULL when the pool's setup
+ *	failed before ->init_request ran for it)
  * @rq_pages: the memory behind @rqs (smq_rqs_alloc())
  * @wait: tasks waiting for a free request
  * @elv: elevator
@@ -45,7 +48,7 @@
  * @q: the queue this state belongs to (for @run_work)
  */
 struct smq_legacy_queue {
-	spinlock_t queue_lock;		/* protects all below */
+	spinlock_t queue_lock;		/* pool, elevator, dispatch state */
 	struct smq_request **free;
 	unsigned int nr_free;
 	unsigned int nr_requests;
