@@ -116,7 +116,7 @@ static bool smq_dispatch_list(struct smq_hw_ctx *hctx, struct list_head *list)
 			break;
 		}
 		list_del_init(&rq->queuelist);
-		ret = ops->queue_rq(hctx, rq, list_empty(list));
+		ret = ops->queue_rq(rq, list_empty(list));
 		if (likely(ret == BLK_STS_OK)) {
 			queued++;
 			continue;

@@ -328,7 +328,7 @@ static void smq_legacy_request_fn(struct smq_queue *q)
 				rq->budget_token = token;
 			}
 			spin_unlock_irq(&lq->queue_lock);
-			ret = ops->queue_rq(NULL, rq, true);
+			ret = ops->queue_rq(rq, true);
 			spin_lock_irq(&lq->queue_lock);
 			if (ret == BLK_STS_OK)
 				continue;

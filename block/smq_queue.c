@@ -89,7 +89,10 @@ bool smq_queue_quiesced(struct smq_queue *q)
  * @q: queue
  *
  * On return no ->queue_rq of this queue runs, and none starts until
- * smq_unquiesce_queue().  Requests keep queueing.
+ * smq_unquiesce_queue().  Requests keep queueing.  That holds for the mq
+ * path, whose ->queue_rq calls run under RCU; the legacy dispatch loop
+ * only stops starting new ones (nothing quiesces a legacy queue today:
+ * its elevator switch freezes it).
  */
 void smq_quiesce_queue(struct smq_queue *q)
 {

@@ -326,8 +326,7 @@ static blk_status_t smq_prep_cmd(struct smq_scsi_device *sdev,
 
 /* ---- dispatch ---------------------------------------------------------- */
 
-static blk_status_t smq_scsi_queue_rq(struct smq_hw_ctx *hctx,
-				      struct smq_request *rq, bool last)
+static blk_status_t smq_scsi_queue_rq(struct smq_request *rq, bool last)
 {
 	struct smq_scsi_cmnd *cmd = smq_rq_to_pdu(rq);
 	struct smq_scsi_device *sdev = smq_queue_data(rq->q);

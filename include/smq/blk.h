@@ -122,6 +122,15 @@ struct smq_request {
  *	@last is false when more requests follow in this batch; a batch cut
  *	short (BUSY, no budget) ends without a request marked @last.  There
  *	is no ->commit_rqs: a driver must not hold back work for @last.
+ *	What the driver gets is the request alone, on both paths: rq->q is
+ *	its queue; on the mq path rq->hctx is the hardware queue it is
+ *	dispatched on (smq_hctx_index()), called from that queue's run with
+ *	no lock held, in batches; on the legacy path (SMQ_SET_LEGACY)
+ *	rq->hctx is NULL (there is one queue and no hardware context), @last
+ *	is always true, and it is called from the queue's dispatch loop
+ *	(Linux's request_fn) with the queue lock dropped around the call.
+ *	It must not sleep (on the mq path it runs under RCU, which is what
+ *	smq_quiesce_queue() waits for).
  * @get_budget: reserve a per-device slot; returns a token >= 0, or -1 when
  *	the device is busy.  The block layer owns the token: it keeps it in
  *	rq->budget_token and gives it back through @put_budget when the request
@@ -144,8 +153,7 @@ struct smq_request {
  * @init_hctx: per hardware queue setup (optional)
  */
 struct smq_mq_ops {
-	blk_status_t (*queue_rq)(struct smq_hw_ctx *hctx, struct smq_request *rq,
-				 bool last);
+	blk_status_t (*queue_rq)(struct smq_request *rq, bool last);
 	int (*get_budget)(struct smq_queue *q);
 	void (*put_budget)(struct smq_queue *q, int budget_token);
 	void (*complete)(struct smq_request *rq);
