@@ -130,6 +130,75 @@ struct smq_hw_ctx {
 	} stats;
 };
 
+/**
+ * struct smq_queue_ops - one way of running a queue: mq or legacy
+ * @name: smq/queue_mode and the debugfs state file's mode=
+ * @init_queue: set up the path's state of a new queue (its tag set, limits
+ *	and common fields are set); on failure it may leave what it
+ *	allocated in the mq fields of @q, which smq_queue_create() frees
+ * @exit_queue: tear down a frozen, dying queue's path state (its work
+ *	items included); the common fields go afterwards
+ * @mark_dying: wake tasks waiting to allocate a request (SMQ_Q_DYING set)
+ * @submit_bio: bio entry (split to the limits); a hot path
+ * @issue_list: issue a flushed plug batch of requests of this queue; a hot
+ *	path
+ * @get_request: allocate a request of an entered queue (passthrough)
+ * @free_request: give back a finished request and its queue reference,
+ *	and rerun what waits for it; a hot path
+ * @insert_request: queue a passthrough request and run the queue
+ * @requeue: put back a request from the requeue list, without running
+ *	the queue
+ * @run_queues: dispatch what the queue holds (@async: from a work item,
+ *	required from atomic context)
+ * @delay_run_queues: dispatch after @msecs
+ * @busy_iter: call @fn for every in-flight request of the queue (the
+ *	timeout scan); @fn may race with completion and must claim
+ * @sched_show: smq/scheduler's text
+ * @sched_switch: smq/scheduler written (sysfs_lock held)
+ * @max_requests: the largest value smq/nr_requests takes
+ * @set_nr_requests: smq/nr_requests written (sysfs_lock held)
+ * @sysfs_register: add the path's own sysfs directories under the disk
+ *	@parent (optional)
+ * @sysfs_unregister: remove them (optional)
+ * @debugfs_register: add the path's files under the queue's debugfs @dir
+ *	(sysfs_lock held)
+ * @debugfs_state: append the path's lines to debugfs state (optional)
+ *
+ * Chosen once, in smq_queue_create(): &smq_mq_queue_ops (smq_queue.c) or
+ * &smq_legacy_queue_ops (smq_legacy.c).  Everything else of block/ is
+ * common to both.
+ */
+struct smq_queue_ops {
+	const char *name;
+	int (*init_queue)(struct smq_queue *q);
+	void (*exit_queue)(struct smq_queue *q);
+	void (*mark_dying)(struct smq_queue *q);
+	void (*submit_bio)(struct smq_queue *q, struct bio *bio);
+	void (*issue_list)(struct smq_queue *q, struct list_head *list,
+			   bool from_schedule);
+	struct smq_request *(*get_request)(struct smq_queue *q, blk_opf_t opf,
+					   unsigned int flags);
+	void (*free_request)(struct smq_request *rq);
+	void (*insert_request)(struct smq_request *rq);
+	void (*requeue)(struct smq_request *rq);
+	void (*run_queues)(struct smq_queue *q, bool async);
+	void (*delay_run_queues)(struct smq_queue *q, unsigned long msecs);
+	void (*busy_iter)(struct smq_queue *q,
+			  bool (*fn)(struct smq_request *rq, void *data),
+			  void *data);
+	ssize_t (*sched_show)(struct smq_queue *q, char *page);
+	int (*sched_switch)(struct smq_queue *q, const char *name);
+	unsigned int (*max_requests)(struct smq_queue *q);
+	void (*set_nr_requests)(struct smq_queue *q, unsigned int nr);
+	int (*sysfs_register)(struct smq_queue *q, struct kobject *parent);
+	void (*sysfs_unregister)(struct smq_queue *q);
+	void (*debugfs_register)(struct smq_queue *q, struct dentry *dir);
+	void (*debugfs_state)(struct smq_queue *q, struct seq_file *m);
+};
+
+extern const struct smq_queue_ops smq_mq_queue_ops;
+extern const struct smq_queue_ops smq_legacy_queue_ops;
+
 /* smq_queue.flags bits */
 enum {
 	SMQ_Q_DYING,		/* no new requests; fail entry */
@@ -139,6 +208,7 @@ enum {
 
 /**
  * struct smq_queue - one request queue (one per LUN)
+ * @ops: the path it runs (mq or legacy), fixed at creation
  * @tag_set: the set it allocates from
  * @tag_set_list: entry in tag_set->tag_list
  * @queuedata: the owner's pointer (the SCSI device)
@@ -169,7 +239,7 @@ enum {
  * @mq_kobj: /sys/block/X/mq
  * @iosched_kobj: /sys/block/X/smq/iosched, while a scheduler has files
  * @iosched_group: the files in it, NULL when it does not exist
- * @legacy: single-queue state with SMQ_SET_LEGACY, else NULL
+ * @legacy: the legacy path's state (smq_legacy.c only), else NULL
  * @max_sectors: limit on merged requests
  * @max_segments: limit on merged requests
  * @max_segment_size: largest segment
@@ -182,6 +252,7 @@ enum {
  * @sched_debugfs_dir: its sched/ while the scheduler has debugfs files
  */
 struct smq_queue {
+	const struct smq_queue_ops *ops;
 	struct smq_tag_set *tag_set;
 	struct list_head tag_set_list;
 	void *queuedata;
@@ -265,6 +336,9 @@ void smq_tags_limit_depth(struct smq_tags *tags, unsigned int depth);
 void smq_queue_limit_depth(struct smq_queue *q, unsigned int depth);
 void smq_put_tag(struct smq_tags *tags, unsigned int tag);
 unsigned int smq_tags_busy(struct smq_tags *tags);
+void smq_mq_busy_iter(struct smq_queue *q,
+		      bool (*fn)(struct smq_request *rq, void *data),
+		      void *data);
 
 /* smq_map.c */
 int smq_map_queues_default(struct smq_tag_set *set);
@@ -283,6 +357,7 @@ void smq_rq_init(struct smq_request *rq, struct smq_queue *q,
 		 struct smq_ctx *ctx, struct smq_hw_ctx *hctx, blk_opf_t opf);
 void smq_rq_init_bio(struct smq_request *rq, struct bio *bio,
 		     unsigned int nr_segs);
+void smq_mq_free_request(struct smq_request *rq);
 unsigned int smq_bio_segments(struct smq_queue *q, struct bio *bio);
 
 /**
@@ -308,6 +383,7 @@ void smq_plug_add(struct smq_queue *q, struct smq_plug_cb *plug,
 void smq_fail_bio(struct smq_queue *q, struct bio *bio);
 bool smq_bio_enter(struct smq_queue *q, struct bio *bio,
 		   unsigned int *nr_segs, struct smq_plug_cb **plug);
+void smq_mq_submit_bio(struct smq_queue *q, struct bio *bio);
 
 static inline bool smq_may_merge(const struct smq_queue *q,
 				 struct bio *bio)
@@ -326,6 +402,10 @@ void smq_issue_list(struct smq_queue *q, struct list_head *list,
 		    bool from_schedule);
 void smq_hctx_restart(struct smq_hw_ctx *hctx);
 void smq_requeue_work(struct work_struct *work);
+void smq_mq_run_queues(struct smq_queue *q, bool async);
+void smq_mq_delay_run_queues(struct smq_queue *q, unsigned long msecs);
+void smq_mq_insert_request(struct smq_request *rq);
+void smq_mq_requeue(struct smq_request *rq);
 
 /* smq_complete.c */
 int smq_complete_init(void);
@@ -340,6 +420,9 @@ void smq_add_timer(struct smq_request *rq);
 int smq_sysfs_register(struct smq_queue *q);
 void smq_sysfs_unregister(struct smq_queue *q);
 void smq_hctx_kobj_init(struct smq_hw_ctx *hctx);
+unsigned int smq_mq_max_requests(struct smq_queue *q);
+int smq_mq_sysfs_register(struct smq_queue *q, struct kobject *parent);
+void smq_mq_sysfs_unregister(struct smq_queue *q);
 
 /* smq_debugfs.c */
 void smq_debugfs_init(void);
@@ -350,6 +433,10 @@ void smq_debugfs_register_sched(struct smq_queue *q);
 void smq_debugfs_unregister_sched(struct smq_queue *q);
 void smq_debugfs_rq_show(struct seq_file *m, struct smq_request *rq);
 void smq_debugfs_rq_list_show(struct seq_file *m, struct list_head *list);
+void smq_debugfs_create_files(struct dentry *dir, void *data,
+			      const struct smq_debugfs_attr *attrs);
+void smq_mq_debugfs_register(struct smq_queue *q, struct dentry *dir);
+void smq_mq_debugfs_state(struct smq_queue *q, struct seq_file *m);
 
 /* smq_sched.c */
 int smq_sched_switch(struct smq_queue *q, const char *name);

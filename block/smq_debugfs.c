@@ -32,7 +32,6 @@
 #include "smq_blk_int.h"
 #include "smq_sched.h"
 #include "smq_flush.h"
-#include "smq_legacy.h"
 
 /* /sys/kernel/debug/smq; an error pointer when debugfs is unavailable. */
 static struct dentry *smq_debugfs_root;
@@ -60,13 +59,14 @@ static const struct file_operations smq_debugfs_fops = {
 	.release = single_release,
 };
 
-/*
- * Fill directory @dir (nothing if NULL or an error pointer) with @attrs
- * (ended by an entry without a name); @data is what @dir stands for,
- * handed to each file's ->show.
+/**
+ * smq_debugfs_create_files - fill a directory with read-only files
+ * @dir: the directory; nothing happens if NULL or an error pointer
+ * @data: what @dir stands for, handed to each file's ->show
+ * @attrs: the files, ended by an entry without a name
  */
-static void smq_debugfs_create_files(struct dentry *dir, void *data,
-				     const struct smq_debugfs_attr *attrs)
+void smq_debugfs_create_files(struct dentry *dir, void *data,
+			      const struct smq_debugfs_attr *attrs)
 {
 	if (IS_ERR_OR_NULL(dir))
 		return;
@@ -234,16 +234,29 @@ static const struct smq_debugfs_name smq_queue_flag_names[] = {
 	{ BIT(SMQ_Q_BUDGET_WAIT), "BUDGET_WAIT" },
 };
 
+/**
+ * smq_mq_debugfs_state - the mq lines of the queue's state file
+ * @q: multiqueue queue
+ * @m: the file
+ *
+ * The scheduler is read once: a switch changes it; the ops it names live
+ * as long as their module, which the queue holds a reference to while it
+ * runs it.
+ */
+void smq_mq_debugfs_state(struct smq_queue *q, struct seq_file *m)
+{
+	const struct smq_sched_ops *sched = READ_ONCE(q->sched);
+
+	seq_printf(m, "scheduler=%s\n", sched ? sched->name : "none");
+}
+
 /*
  * state: flags (atomic bits), freeze_depth (under freeze_lock),
- * quiesce_depth (under queue_lock), the scheduler (read once: a switch
- * changes it; the ops it names live as long as their module, which the
- * queue holds a reference to while it runs it).
+ * quiesce_depth (under queue_lock), then the path's lines.
  */
 static int smq_queue_state_show(void *data, struct seq_file *m)
 {
 	struct smq_queue *q = data;
-	const struct smq_sched_ops *sched = READ_ONCE(q->sched);
 	int freeze, quiesce;
 
 	mutex_lock(&q->freeze_lock);
@@ -257,9 +270,9 @@ static int smq_queue_state_show(void *data, struct seq_file *m)
 	smq_debugfs_flags(m, READ_ONCE(q->flags), smq_queue_flag_names,
 			  ARRAY_SIZE(smq_queue_flag_names));
 	seq_printf(m, "\nmode=%s\nfreeze_depth=%d\nquiesce_depth=%d\n",
-		   q->legacy ? "legacy" : "mq", freeze, quiesce);
-	if (!q->legacy)
-		seq_printf(m, "scheduler=%s\n", sched ? sched->name : "none");
+		   q->ops->name, freeze, quiesce);
+	if (q->ops->debugfs_state)
+		q->ops->debugfs_state(q, m);
 	seq_printf(m, "nr_requests=%u\n", READ_ONCE(q->nr_requests));
 	return 0;
 }
@@ -495,13 +508,27 @@ void smq_debugfs_unregister_sched(struct smq_queue *q)
 }
 
 /**
+ * smq_mq_debugfs_register - the hctx<N>/ directories and sched/
+ * @q: multiqueue queue being registered, its sysfs_lock held
+ * @dir: the queue's directory
+ */
+void smq_mq_debugfs_register(struct smq_queue *q, struct dentry *dir)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&q->sysfs_lock);
+	for (i = 0; i < q->nr_hw_queues; i++)
+		smq_debugfs_register_hctx(dir, q->hctxs[i]);
+	smq_debugfs_register_sched(q);
+}
+
+/**
  * smq_debugfs_register - create /sys/kernel/debug/smq/<disk>/
  * @q: queue with a disk, being registered, its sysfs_lock held
  */
 void smq_debugfs_register(struct smq_queue *q)
 {
 	struct dentry *dir;
-	unsigned int i;
 
 	lockdep_assert_held(&q->sysfs_lock);
 	if (IS_ERR_OR_NULL(smq_debugfs_root) || !q->disk || q->debugfs_dir)
@@ -511,14 +538,7 @@ void smq_debugfs_register(struct smq_queue *q)
 		return;
 	q->debugfs_dir = dir;
 	smq_debugfs_create_files(dir, q, smq_queue_debugfs_attrs);
-	if (q->legacy) {
-		smq_debugfs_create_files(debugfs_create_dir("legacy", dir), q,
-					 smq_legacy_debugfs_attrs);
-		return;
-	}
-	for (i = 0; i < q->nr_hw_queues; i++)
-		smq_debugfs_register_hctx(dir, q->hctxs[i]);
-	smq_debugfs_register_sched(q);
+	q->ops->debugfs_register(q, dir);
 }
 
 /**

@@ -16,7 +16,6 @@
 #include <linux/rcupdate.h>
 #include "smq_blk_int.h"
 #include "smq_sched.h"
-#include "smq_legacy.h"
 
 /* Rerun delay after a BUSY that carries no restart guarantee */
 #define SMQ_RESOURCE_DELAY_MS	3
@@ -269,38 +268,50 @@ void smq_run_hw_queue(struct smq_hw_ctx *hctx, bool async)
 }
 
 /**
- * smq_run_hw_queues - run every hardware queue of a queue
+ * smq_mq_run_queues - run every hardware queue of a queue
+ * @q: multiqueue queue
+ * @async: from work items (required from atomic context)
+ */
+void smq_mq_run_queues(struct smq_queue *q, bool async)
+{
+	unsigned int i;
+
+	for (i = 0; i < q->nr_hw_queues; i++)
+		smq_run_hw_queue(q->hctxs[i], async);
+}
+
+/**
+ * smq_run_hw_queues - run a queue (every hardware queue of it)
  * @q: queue
  * @async: from work items (required from atomic context)
  */
 void smq_run_hw_queues(struct smq_queue *q, bool async)
 {
-	unsigned int i;
-
-	if (q->legacy) {
-		smq_legacy_run_queue(q, async);
-		return;
-	}
-	for (i = 0; i < q->nr_hw_queues; i++)
-		smq_run_hw_queue(q->hctxs[i], async);
+	q->ops->run_queues(q, async);
 }
 EXPORT_SYMBOL_GPL(smq_run_hw_queues);
 
 /**
- * smq_delay_run_hw_queues - run every hardware queue after a delay
+ * smq_mq_delay_run_queues - run every hardware queue after a delay
+ * @q: multiqueue queue
+ * @msecs: delay
+ */
+void smq_mq_delay_run_queues(struct smq_queue *q, unsigned long msecs)
+{
+	unsigned int i;
+
+	for (i = 0; i < q->nr_hw_queues; i++)
+		smq_delay_run_hw_queue(q->hctxs[i], msecs);
+}
+
+/**
+ * smq_delay_run_hw_queues - run a queue after a delay
  * @q: queue
  * @msecs: delay
  */
 void smq_delay_run_hw_queues(struct smq_queue *q, unsigned long msecs)
 {
-	unsigned int i;
-
-	if (q->legacy) {
-		smq_legacy_delay_run_queue(q, msecs);
-		return;
-	}
-	for (i = 0; i < q->nr_hw_queues; i++)
-		smq_delay_run_hw_queue(q->hctxs[i], msecs);
+	q->ops->delay_run_queues(q, msecs);
 }
 EXPORT_SYMBOL_GPL(smq_delay_run_hw_queues);
 
@@ -331,10 +342,6 @@ void smq_insert_request(struct smq_request *rq, bool at_head, bool run,
 	struct smq_hw_ctx *hctx = rq->hctx;
 	struct smq_queue *q = rq->q;
 
-	if (q->legacy) {
-		smq_legacy_insert(rq);
-		return;
-	}
 	atomic_long_inc(&hctx->stats.queued);
 	if (at_head || (rq->rq_flags & (SMQ_RQF_STARTED | SMQ_RQF_PASSTHROUGH))) {
 		spin_lock(&hctx->lock);
@@ -358,6 +365,24 @@ void smq_insert_request(struct smq_request *rq, bool at_head, bool run,
 	}
 	if (run)
 		smq_run_hw_queue(hctx, async);
+}
+
+/**
+ * smq_mq_insert_request - queue a passthrough request and run its hctx
+ * @rq: request
+ */
+void smq_mq_insert_request(struct smq_request *rq)
+{
+	smq_insert_request(rq, false, true, false);
+}
+
+/**
+ * smq_mq_requeue - put a requeued request back on its dispatch list
+ * @rq: request from the requeue list; the caller runs the queue
+ */
+void smq_mq_requeue(struct smq_request *rq)
+{
+	smq_insert_request(rq, false, false, false);
 }
 
 static bool smq_can_issue_direct(struct smq_hw_ctx *hctx)
@@ -479,10 +504,7 @@ void smq_requeue_work(struct work_struct *work)
 	spin_unlock_irq(&q->queue_lock);
 	list_for_each_entry_safe(rq, next, &list, queuelist) {
 		list_del_init(&rq->queuelist);
-		if (q->legacy)
-			smq_legacy_requeue(rq);
-		else
-			smq_insert_request(rq, false, false, false);
+		q->ops->requeue(rq);
 	}
 	smq_run_hw_queues(q, false);
 }

@@ -11,10 +11,15 @@
  * the lock around the driver's ->queue_rq and takes it back.  Completion
  * returns the request to the pool and reruns the loop from the completion
  * context, as scsi_run_queue did.
+ *
+ * The rest of block/ reaches this file only through smq_legacy_queue_ops
+ * (at the end), which smq_queue_create() gives a queue of a SMQ_SET_LEGACY
+ * tag set.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
+#include <linux/debugfs.h>
 #include <linux/slab.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
@@ -25,6 +30,10 @@
 
 #define SMQ_LEGACY_NR_REQUESTS	128	/* default pool size, like BLKDEV_MAX_RQ */
 #define SMQ_LEGACY_MERGE_SCAN	8
+
+static void smq_legacy_run_queue(struct smq_queue *q, bool async);
+static void smq_legacy_delay_run_queue(struct smq_queue *q,
+				       unsigned long msecs);
 
 /**
  * struct smq_legacy_queue - state of a single-queue request queue
@@ -187,6 +196,7 @@ static struct smq_request *smq_legacy_get_rq(struct smq_queue *q,
 	struct smq_legacy_queue *lq = q->legacy;
 	DEFINE_WAIT(wait);
 
+	lockdep_assert_held(&lq->queue_lock);
 	while (lq->nr_requests - lq->nr_free >= lq->limit) {
 		if (nowait || test_bit(SMQ_Q_DYING, &q->flags))
 			return NULL;
@@ -203,14 +213,17 @@ static struct smq_request *smq_legacy_get_rq(struct smq_queue *q,
  * smq_legacy_get_request - allocate a legacy request (passthrough users)
  * @q: legacy queue, entered
  * @opf: operation and flags
- * @nowait: fail instead of sleeping
+ * @flags: SMQ_REQ_NOWAIT: fail instead of sleeping (SMQ_REQ_RESERVED
+ *	means nothing here: the pool has no reserved requests)
  *
  * Return: the request or NULL.
  */
-struct smq_request *smq_legacy_get_request(struct smq_queue *q, blk_opf_t opf,
-					   bool nowait)
+static struct smq_request *smq_legacy_get_request(struct smq_queue *q,
+						  blk_opf_t opf,
+						  unsigned int flags)
 {
 	struct smq_legacy_queue *lq = q->legacy;
+	bool nowait = flags & SMQ_REQ_NOWAIT;
 	struct smq_request *rq;
 
 	spin_lock_irq(&lq->queue_lock);
@@ -227,7 +240,7 @@ struct smq_request *smq_legacy_get_request(struct smq_queue *q, blk_opf_t opf,
  *
  * Return: its pool size.
  */
-unsigned int smq_legacy_max_requests(struct smq_queue *q)
+static unsigned int smq_legacy_max_requests(struct smq_queue *q)
 {
 	return q->legacy->nr_requests;
 }
@@ -240,7 +253,7 @@ unsigned int smq_legacy_max_requests(struct smq_queue *q)
  * Lowering it lets the requests out now finish; new ones wait until
  * fewer than @nr are out.
  */
-void smq_legacy_set_nr_requests(struct smq_queue *q, unsigned int nr)
+static void smq_legacy_set_nr_requests(struct smq_queue *q, unsigned int nr)
 {
 	struct smq_legacy_queue *lq = q->legacy;
 
@@ -258,7 +271,7 @@ void smq_legacy_set_nr_requests(struct smq_queue *q, unsigned int nr)
  * Any context.  Reruns the dispatch loop: a request slot and a device
  * slot just freed.
  */
-void smq_legacy_free_request(struct smq_request *rq)
+static void smq_legacy_free_request(struct smq_request *rq)
 {
 	struct smq_queue *q = rq->q;
 	struct smq_legacy_queue *lq = q->legacy;
@@ -309,6 +322,7 @@ static void smq_legacy_request_fn(struct smq_queue *q)
 	struct smq_request *rq;
 	blk_status_t ret;
 
+	lockdep_assert_held(&lq->queue_lock);
 	if (lq->running) {
 		lq->rerun = true;
 		return;
@@ -372,7 +386,7 @@ static void smq_legacy_run_work(struct work_struct *work)
  * @q: legacy queue
  * @async: from the work item (required where interrupts are off)
  */
-void smq_legacy_run_queue(struct smq_queue *q, bool async)
+static void smq_legacy_run_queue(struct smq_queue *q, bool async)
 {
 	if (async) {
 		mod_delayed_work(smq_wq, &q->legacy->run_work, 0);
@@ -386,7 +400,8 @@ void smq_legacy_run_queue(struct smq_queue *q, bool async)
  * @q: legacy queue
  * @msecs: delay
  */
-void smq_legacy_delay_run_queue(struct smq_queue *q, unsigned long msecs)
+static void smq_legacy_delay_run_queue(struct smq_queue *q,
+				       unsigned long msecs)
 {
 	mod_delayed_work(smq_wq, &q->legacy->run_work, msecs_to_jiffies(msecs));
 }
@@ -395,7 +410,7 @@ void smq_legacy_delay_run_queue(struct smq_queue *q, unsigned long msecs)
  * smq_legacy_requeue - put a requeued request back in front
  * @rq: request from the requeue list
  */
-void smq_legacy_requeue(struct smq_request *rq)
+static void smq_legacy_requeue(struct smq_request *rq)
 {
 	struct smq_legacy_queue *lq = rq->q->legacy;
 
@@ -408,7 +423,7 @@ void smq_legacy_requeue(struct smq_request *rq)
  * smq_legacy_insert - add a request to the elevator and run the queue
  * @rq: request (passthrough and flush steps go in front of the elevator)
  */
-void smq_legacy_insert(struct smq_request *rq)
+static void smq_legacy_insert(struct smq_request *rq)
 {
 	struct smq_queue *q = rq->q;
 	struct smq_legacy_queue *lq = q->legacy;
@@ -429,7 +444,7 @@ void smq_legacy_insert(struct smq_request *rq)
  * @q: legacy queue
  * @bio: bio, split to the limits
  */
-void smq_legacy_submit_bio(struct smq_queue *q, struct bio *bio)
+static void smq_legacy_submit_bio(struct smq_queue *q, struct bio *bio)
 {
 	struct smq_legacy_queue *lq = q->legacy;
 	bool nowait = bio->bi_opf & REQ_NOWAIT;
@@ -474,8 +489,8 @@ void smq_legacy_submit_bio(struct smq_queue *q, struct bio *bio)
  * @list: requests; emptied
  * @from_schedule: the task is about to sleep: run from the work item
  */
-void smq_legacy_issue_list(struct smq_queue *q, struct list_head *list,
-			   bool from_schedule)
+static void smq_legacy_issue_list(struct smq_queue *q, struct list_head *list,
+				  bool from_schedule)
 {
 	struct smq_legacy_queue *lq = q->legacy;
 	struct smq_request *rq, *next;
@@ -512,7 +527,7 @@ static const struct smq_legacy_elv *smq_legacy_find_elv(const char *name)
  *
  * Return: the length of the text written to @page.
  */
-ssize_t smq_legacy_sched_show(struct smq_queue *q, char *page)
+static ssize_t smq_legacy_sched_show(struct smq_queue *q, char *page)
 {
 	ssize_t len = 0;
 	unsigned int i;
@@ -536,7 +551,7 @@ ssize_t smq_legacy_sched_show(struct smq_queue *q, char *page)
  *
  * Return: 0 or -EINVAL for an unknown name, -ENOMEM.
  */
-int smq_legacy_sched_switch(struct smq_queue *q, const char *name)
+static int smq_legacy_sched_switch(struct smq_queue *q, const char *name)
 {
 	struct smq_legacy_queue *lq = q->legacy;
 	const struct smq_legacy_elv *e = smq_legacy_find_elv(name);
@@ -571,7 +586,7 @@ int smq_legacy_sched_switch(struct smq_queue *q, const char *name)
  *
  * Return: 0, or -ENOMEM.
  */
-int smq_legacy_init_queue(struct smq_queue *q)
+static int smq_legacy_init_queue(struct smq_queue *q)
 {
 	struct smq_legacy_queue *lq;
 	int ret;
@@ -609,7 +624,7 @@ int smq_legacy_init_queue(struct smq_queue *q)
  * smq_legacy_exit_queue - free a drained legacy queue's state
  * @q: queue
  */
-void smq_legacy_exit_queue(struct smq_queue *q)
+static void smq_legacy_exit_queue(struct smq_queue *q)
 {
 	struct smq_legacy_queue *lq = q->legacy;
 
@@ -626,9 +641,9 @@ void smq_legacy_exit_queue(struct smq_queue *q)
  * @fn: callback; false stops
  * @data: its cookie
  */
-void smq_legacy_busy_iter(struct smq_queue *q,
-			  bool (*fn)(struct smq_request *rq, void *data),
-			  void *data)
+static void smq_legacy_busy_iter(struct smq_queue *q,
+				 bool (*fn)(struct smq_request *rq, void *data),
+				 void *data)
 {
 	struct smq_legacy_queue *lq = q->legacy;
 	unsigned int i;
@@ -700,7 +715,7 @@ static int smq_legacy_busy_show(void *data, struct seq_file *m)
 }
 
 /* The files of legacy/; their data is the queue. */
-const struct smq_debugfs_attr smq_legacy_debugfs_attrs[] = {
+static const struct smq_debugfs_attr smq_legacy_debugfs_attrs[] = {
 	{ "state", smq_legacy_state_show },
 	{ "dispatch", smq_legacy_dispatch_show },
 	{ "busy", smq_legacy_busy_show },
@@ -708,10 +723,62 @@ const struct smq_debugfs_attr smq_legacy_debugfs_attrs[] = {
 };
 
 /**
+ * smq_legacy_debugfs_register - create legacy/ under the queue's directory
+ * @q: legacy queue being registered, its sysfs_lock held
+ * @dir: the queue's debugfs directory
+ */
+static void smq_legacy_debugfs_register(struct smq_queue *q,
+					struct dentry *dir)
+{
+	lockdep_assert_held(&q->sysfs_lock);
+	smq_debugfs_create_files(debugfs_create_dir("legacy", dir), q,
+				 smq_legacy_debugfs_attrs);
+}
+
+/**
  * smq_legacy_wake_all - wake every task waiting for a request (dying queue)
  * @q: legacy queue
  */
-void smq_legacy_wake_all(struct smq_queue *q)
+static void smq_legacy_wake_all(struct smq_queue *q)
 {
 	wake_up_all(&q->legacy->wait);
 }
+
+/* ---- the queue ops of the legacy path ------------------------------- */
+
+/*
+ * No sysfs_register (a legacy disk has no mq/ directory) and no
+ * debugfs_state (legacy/state has the elevator and the pool).
+ */
+const struct smq_queue_ops smq_legacy_queue_ops = {
+	.name = "legacy",
+	.init_queue = smq_legacy_init_queue,
+	.exit_queue = smq_legacy_exit_queue,
+	.mark_dying = smq_legacy_wake_all,
+	.submit_bio = smq_legacy_submit_bio,
+	.issue_list = smq_legacy_issue_list,
+	.get_request = smq_legacy_get_request,
+	.free_request = smq_legacy_free_request,
+	.insert_request = smq_legacy_insert,
+	.requeue = smq_legacy_requeue,
+	.run_queues = smq_legacy_run_queue,
+	.delay_run_queues = smq_legacy_delay_run_queue,
+	.busy_iter = smq_legacy_busy_iter,
+	.sched_show = smq_legacy_sched_show,
+	.sched_switch = smq_legacy_sched_switch,
+	.max_requests = smq_legacy_max_requests,
+	.set_nr_requests = smq_legacy_set_nr_requests,
+	.debugfs_register = smq_legacy_debugfs_register,
+};
+
+/**
+ * smq_queue_is_legacy - whether a queue runs the single-queue path
+ * @q: queue
+ *
+ * Return: true on the single-queue (legacy) path.
+ */
+bool smq_queue_is_legacy(const struct smq_queue *q)
+{
+	return q->ops == &smq_legacy_queue_ops;
+}
+EXPORT_SYMBOL_GPL(smq_queue_is_legacy);

@@ -29,7 +29,7 @@ struct smq_request *smq_alloc_request(struct smq_queue *q, blk_opf_t opf,
 
 	if (!smq_queue_enter(q, flags & SMQ_REQ_NOWAIT))
 		return ERR_PTR(test_bit(SMQ_Q_DYING, &q->flags) ? -ENODEV : -EAGAIN);
-	rq = smq_get_request(q, opf, flags);
+	rq = q->ops->get_request(q, opf, flags);
 	if (!rq) {
 		smq_queue_exit(q);
 		return ERR_PTR(test_bit(SMQ_Q_DYING, &q->flags) ? -ENODEV : -EAGAIN);
@@ -137,7 +137,7 @@ blk_status_t smq_execute_rq(struct smq_request *rq)
 	wait.status = BLK_STS_OK;
 	rq->end_io = smq_exec_end;
 	rq->end_io_data = &wait;
-	smq_insert_request(rq, false, true, false);
+	rq->q->ops->insert_request(rq);
 	wait_for_completion_io(&wait.done);
 	return wait.status;
 }

@@ -10,7 +10,6 @@
 #include <linux/rcupdate.h>
 #include "smq_blk_int.h"
 #include "smq_sched.h"
-#include "smq_legacy.h"
 
 static void smq_usage_release(struct percpu_ref *ref)
 {
@@ -126,18 +125,9 @@ EXPORT_SYMBOL_GPL(smq_unquiesce_queue);
  */
 void smq_set_queue_dying(struct smq_queue *q)
 {
-	unsigned int i;
-
 	set_bit(SMQ_Q_DYING, &q->flags);
 	wake_up_all(&q->freeze_wq);
-	if (q->legacy)
-		smq_legacy_wake_all(q);
-	for (i = 0; i < q->nr_hw_queues; i++) {
-		struct smq_tags *tags = q->hctxs[i]->tags;
-
-		smq_sbq_wake_all(&tags->bitmap_tags);
-		smq_sbq_wake_all(&tags->breserved_tags);
-	}
+	q->ops->mark_dying(q);
 	if (q->disk)
 		blk_mark_disk_dead(q->disk);
 }
@@ -233,6 +223,19 @@ void smq_hctx_release(struct smq_hw_ctx *hctx)
 	smq_free_hctx(hctx);
 }
 
+/* Wake the tasks sleeping for a tag of one of @q's hardware queues. */
+static void smq_mq_mark_dying(struct smq_queue *q)
+{
+	unsigned int i;
+
+	for (i = 0; i < q->nr_hw_queues; i++) {
+		struct smq_tags *tags = q->hctxs[i]->tags;
+
+		smq_sbq_wake_all(&tags->bitmap_tags);
+		smq_sbq_wake_all(&tags->breserved_tags);
+	}
+}
+
 static int smq_init_mq(struct smq_queue *q)
 {
 	unsigned int i;
@@ -252,6 +255,45 @@ static int smq_init_mq(struct smq_queue *q)
 	smq_map_swqueues(q);
 	return 0;
 }
+
+/* A drained queue: stop its hardware queues' runs, end its scheduler. */
+static void smq_exit_mq(struct smq_queue *q)
+{
+	unsigned int i;
+
+	for (i = 0; i < q->nr_hw_queues; i++)
+		cancel_delayed_work_sync(&q->hctxs[i]->run_work);
+	smq_sched_exit_queue(q);
+}
+
+/*
+ * The multiqueue path: per-CPU software queues, hardware queues with
+ * sbitmap tags, an optional scheduler (smq_sched.c).  The legacy path's
+ * table is in smq_legacy.c.
+ */
+const struct smq_queue_ops smq_mq_queue_ops = {
+	.name = "mq",
+	.init_queue = smq_init_mq,
+	.exit_queue = smq_exit_mq,
+	.mark_dying = smq_mq_mark_dying,
+	.submit_bio = smq_mq_submit_bio,
+	.issue_list = smq_issue_list,
+	.get_request = smq_get_request,
+	.free_request = smq_mq_free_request,
+	.insert_request = smq_mq_insert_request,
+	.requeue = smq_mq_requeue,
+	.run_queues = smq_mq_run_queues,
+	.delay_run_queues = smq_mq_delay_run_queues,
+	.busy_iter = smq_mq_busy_iter,
+	.sched_show = smq_sched_show,
+	.sched_switch = smq_sched_switch,
+	.max_requests = smq_mq_max_requests,
+	.set_nr_requests = smq_sched_set_nr_requests,
+	.sysfs_register = smq_mq_sysfs_register,
+	.sysfs_unregister = smq_mq_sysfs_unregister,
+	.debugfs_register = smq_mq_debugfs_register,
+	.debugfs_state = smq_mq_debugfs_state,
+};
 
 static void smq_free_plug_cache(struct smq_queue *q)
 {
@@ -289,6 +331,9 @@ struct smq_queue *smq_queue_create(struct smq_tag_set *set, void *queuedata)
 	q = kzalloc_node(sizeof(*q), GFP_KERNEL, set->numa_node);
 	if (!q)
 		return ERR_PTR(-ENOMEM);
+	/* The one place that chooses the path; everything else asks q->ops. */
+	q->ops = set->flags & SMQ_SET_LEGACY ? &smq_legacy_queue_ops :
+					       &smq_mq_queue_ops;
 	q->tag_set = set;
 	q->queuedata = queuedata;
 	init_waitqueue_head(&q->freeze_wq);
@@ -315,10 +360,8 @@ struct smq_queue *smq_queue_create(struct smq_tag_set *set, void *queuedata)
 	q->plug_cache = alloc_percpu(struct smq_plug_cb *);
 	if (!q->plug_cache)
 		ret = -ENOMEM;
-	else if (set->flags & SMQ_SET_LEGACY)
-		ret = smq_legacy_init_queue(q);
 	else
-		ret = smq_init_mq(q);
+		ret = q->ops->init_queue(q);
 	if (ret) {
 		smq_queue_free(q);
 		return ERR_PTR(ret);
@@ -339,18 +382,13 @@ EXPORT_SYMBOL_GPL(smq_queue_create);
 void smq_queue_destroy(struct smq_queue *q)
 {
 	struct smq_tag_set *set = q->tag_set;
-	unsigned int i;
 
 	smq_set_queue_dying(q);
 	smq_freeze_queue(q);
 	del_timer_sync(&q->timeout_timer);
 	cancel_work_sync(&q->timeout_work);
 	cancel_delayed_work_sync(&q->requeue_work);
-	for (i = 0; i < q->nr_hw_queues; i++)
-		cancel_delayed_work_sync(&q->hctxs[i]->run_work);
-	smq_sched_exit_queue(q);
-	if (q->legacy)
-		smq_legacy_exit_queue(q);
+	q->ops->exit_queue(q);
 	mutex_lock(&set->tag_list_lock);
 	list_del(&q->tag_set_list);
 	mutex_unlock(&set->tag_list_lock);
@@ -381,15 +419,3 @@ struct smq_tag_set *smq_queue_tag_set(const struct smq_queue *q)
 	return q->tag_set;
 }
 EXPORT_SYMBOL_GPL(smq_queue_tag_set);
-
-/**
- * smq_queue_is_legacy - whether a queue runs the single-queue path
- * @q: queue
- *
- * Return: true on the single-queue (legacy) path.
- */
-bool smq_queue_is_legacy(const struct smq_queue *q)
-{
-	return !!q->legacy;
-}
-EXPORT_SYMBOL_GPL(smq_queue_is_legacy);

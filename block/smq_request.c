@@ -6,10 +6,10 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
+#include <linux/indirect_call_wrapper.h>
 #include <linux/scatterlist.h>
 #include "smq_blk_int.h"
 #include "smq_sched.h"
-#include "smq_legacy.h"
 
 /**
  * smq_rq_init - reset a request for a new use
@@ -59,7 +59,7 @@ static unsigned int smq_rq_depth_limit(struct smq_queue *q, blk_opf_t opf)
 
 /**
  * smq_get_request - allocate a request (and its tag) on the current CPU
- * @q: queue, entered by the caller (smq_queue_enter())
+ * @q: multiqueue queue, entered by the caller (smq_queue_enter())
  * @opf: operation and flags
  * @flags: SMQ_REQ_NOWAIT, SMQ_REQ_RESERVED
  *
@@ -80,8 +80,6 @@ struct smq_request *smq_get_request(struct smq_queue *q, blk_opf_t opf,
 	struct smq_ctx *ctx;
 	int tag;
 
-	if (q->legacy)
-		return smq_legacy_get_request(q, opf, nowait);
 	ctx = raw_cpu_ptr(q->queue_ctx);
 	hctx = ctx->hctx;
 	tags = hctx->tags;
@@ -101,18 +99,14 @@ struct smq_request *smq_get_request(struct smq_queue *q, blk_opf_t opf,
 }
 
 /**
- * smq_free_request_tags - give back a request's tags and queue reference
- * @rq: request that is done
+ * smq_mq_free_request - give back a request's tags and queue reference
+ * @rq: request of a multiqueue queue that is done
  */
-void smq_free_request_tags(struct smq_request *rq)
+void smq_mq_free_request(struct smq_request *rq)
 {
 	struct smq_hw_ctx *hctx = rq->hctx;
 	struct smq_queue *q = rq->q;
 
-	if (q->legacy) {
-		smq_legacy_free_request(rq);
-		return;
-	}
 	if (q->sched && q->sched->finish_request)
 		q->sched->finish_request(rq);
 	WRITE_ONCE(rq->state, SMQ_RQ_IDLE);
@@ -120,6 +114,18 @@ void smq_free_request_tags(struct smq_request *rq)
 	smq_put_tag(hctx->tags, rq->tag);
 	smq_hctx_restart(hctx);
 	smq_queue_exit(q);
+}
+
+/**
+ * smq_free_request_tags - give back a request's tags and queue reference
+ * @rq: request that is done
+ *
+ * Its queue's path does it; the mq one is called directly where indirect
+ * calls are costly (retpolines).
+ */
+void smq_free_request_tags(struct smq_request *rq)
+{
+	INDIRECT_CALL_1(rq->q->ops->free_request, smq_mq_free_request, rq);
 }
 
 /*

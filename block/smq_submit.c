@@ -8,10 +8,10 @@
 
 #include <linux/module.h>
 #include <linux/blkdev.h>
+#include <linux/indirect_call_wrapper.h>
 #include <linux/slab.h>
 #include "smq_blk_int.h"
 #include "smq_sched.h"
-#include "smq_legacy.h"
 #include "smq_flush.h"
 
 /* Requests a plug holds before it is flushed early */
@@ -133,10 +133,8 @@ static void smq_unplug(struct blk_plug_cb *cb, bool from_schedule)
 	/* Back to the cache first: once issued, the requests may complete. */
 	list_splice_init(&plug->list, &list);
 	smq_put_plug(q, plug);
-	if (q->legacy)
-		smq_legacy_issue_list(q, &list, from_schedule);
-	else
-		smq_issue_list(q, &list, from_schedule);
+	INDIRECT_CALL_1(q->ops->issue_list, smq_issue_list, q, &list,
+			from_schedule);
 }
 
 /**
@@ -204,10 +202,8 @@ void smq_plug_add(struct smq_queue *q, struct smq_plug_cb *plug,
 	list_add_tail(&rq->queuelist, &plug->list);
 	if (++plug->count < SMQ_PLUG_MAX)
 		return;
-	if (q->legacy)
-		smq_legacy_issue_list(q, &plug->list, false);
-	else
-		smq_issue_list(q, &plug->list, false);
+	INDIRECT_CALL_1(q->ops->issue_list, smq_issue_list, q, &plug->list,
+			false);
 	plug->count = 0;
 }
 
@@ -256,7 +252,12 @@ bool smq_bio_enter(struct smq_queue *q, struct bio *bio,
 	return true;
 }
 
-static void smq_mq_submit_bio(struct smq_queue *q, struct bio *bio)
+/**
+ * smq_mq_submit_bio - bio entry of a multiqueue queue
+ * @q: queue
+ * @bio: bio, split to the limits
+ */
+void smq_mq_submit_bio(struct smq_queue *q, struct bio *bio)
 {
 	bool nowait = bio->bi_opf & REQ_NOWAIT;
 	struct smq_plug_cb *plug;
@@ -292,6 +293,8 @@ static void smq_mq_submit_bio(struct smq_queue *q, struct bio *bio)
  * @bio: the bio
  *
  * The disk's request_queue->queuedata is the smq_queue (smq_alloc_disk()).
+ * The queue's path takes it from here; the mq entry is called directly
+ * where indirect calls are costly (retpolines).
  */
 void smq_submit_bio(struct bio *bio)
 {
@@ -300,9 +303,6 @@ void smq_submit_bio(struct bio *bio)
 	bio = bio_split_to_limits(bio);
 	if (!bio)
 		return;
-	if (q->legacy)
-		smq_legacy_submit_bio(q, bio);
-	else
-		smq_mq_submit_bio(q, bio);
+	INDIRECT_CALL_1(q->ops->submit_bio, smq_mq_submit_bio, q, bio);
 }
 EXPORT_SYMBOL_GPL(smq_submit_bio);

@@ -11,7 +11,6 @@
 #include <linux/sysfs.h>
 #include "smq_blk_int.h"
 #include "smq_sched.h"
-#include "smq_legacy.h"
 
 struct smq_hctx_attr {
 	struct attribute attr;
@@ -149,16 +148,13 @@ static ssize_t smq_queue_attr_store(struct kobject *kobj, struct attribute *attr
 
 static ssize_t scheduler_show(struct smq_queue *q, char *page)
 {
-	if (q->legacy)
-		return smq_legacy_sched_show(q, page);
-	return smq_sched_show(q, page);
+	return q->ops->sched_show(q, page);
 }
 
 static ssize_t scheduler_store(struct smq_queue *q, const char *page,
 			       size_t count)
 {
-	int ret = q->legacy ? smq_legacy_sched_switch(q, page) :
-			      smq_sched_switch(q, page);
+	int ret = q->ops->sched_switch(q, page);
 
 	return ret ? ret : count;
 }
@@ -216,17 +212,24 @@ static ssize_t nr_requests_show(struct smq_queue *q, char *page)
 static ssize_t nr_requests_store(struct smq_queue *q, const char *page,
 				 size_t count)
 {
-	unsigned int max = q->legacy ? smq_legacy_max_requests(q) :
-				       q->tag_set->queue_depth;
+	unsigned int max = q->ops->max_requests(q);
 	unsigned int v;
 
 	if (smq_parse_uint(page, 1, max, "nr_requests", &v))
 		return -EINVAL;
-	if (q->legacy)
-		smq_legacy_set_nr_requests(q, v);
-	else
-		smq_sched_set_nr_requests(q, v);
+	q->ops->set_nr_requests(q, v);
 	return count;
+}
+
+/**
+ * smq_mq_max_requests - the largest nr_requests a multiqueue queue takes
+ * @q: multiqueue queue
+ *
+ * Return: the tag set's depth.
+ */
+unsigned int smq_mq_max_requests(struct smq_queue *q)
+{
+	return q->tag_set->queue_depth;
 }
 
 static ssize_t nr_hw_queues_show(struct smq_queue *q, char *page)
@@ -236,7 +239,7 @@ static ssize_t nr_hw_queues_show(struct smq_queue *q, char *page)
 
 static ssize_t queue_mode_show(struct smq_queue *q, char *page)
 {
-	return sysfs_emit(page, "%s\n", q->legacy ? "legacy" : "mq");
+	return sysfs_emit(page, "%s\n", q->ops->name);
 }
 
 static ssize_t host_tagset_show(struct smq_queue *q, char *page)
@@ -367,7 +370,14 @@ void smq_iosched_sysfs_del(struct smq_queue *q)
 	q->iosched_group = NULL;
 }
 
-static int smq_mq_sysfs_register(struct smq_queue *q, struct kobject *parent)
+/**
+ * smq_mq_sysfs_register - add mq/ and a directory per hardware queue
+ * @q: multiqueue queue
+ * @parent: its disk's kobject
+ *
+ * Return: 0 or a negative errno (nothing is left behind then).
+ */
+int smq_mq_sysfs_register(struct smq_queue *q, struct kobject *parent)
 {
 	unsigned int i;
 	int ret;
@@ -391,6 +401,20 @@ put:
 }
 
 /**
+ * smq_mq_sysfs_unregister - remove what smq_mq_sysfs_register() added
+ * @q: multiqueue queue
+ */
+void smq_mq_sysfs_unregister(struct smq_queue *q)
+{
+	unsigned int i;
+
+	for (i = 0; i < q->nr_hw_queues; i++)
+		kobject_del(&q->hctxs[i]->kobj);
+	kobject_del(&q->mq_kobj);
+	kobject_put(&q->mq_kobj);
+}
+
+/**
  * smq_queue_register - add a queue's sysfs files under its disk
  * @q: queue
  * @disk: its gendisk, already added (device_add_disk())
@@ -410,8 +434,8 @@ int smq_queue_register(struct smq_queue *q, struct gendisk *disk)
 		kobject_put(&q->smq_kobj);
 		return ret;
 	}
-	if (!q->legacy) {
-		ret = smq_mq_sysfs_register(q, parent);
+	if (q->ops->sysfs_register) {
+		ret = q->ops->sysfs_register(q, parent);
 		if (ret) {
 			kobject_del(&q->smq_kobj);
 			kobject_put(&q->smq_kobj);
@@ -436,8 +460,6 @@ EXPORT_SYMBOL_GPL(smq_queue_register);
  */
 void smq_queue_unregister(struct smq_queue *q)
 {
-	unsigned int i;
-
 	/*
 	 * A scheduler switch (smq/scheduler, under sysfs_lock) removes and
 	 * adds smq/iosched/ and debugfs sched/: take them out under the same
@@ -454,12 +476,8 @@ void smq_queue_unregister(struct smq_queue *q)
 	smq_iosched_sysfs_del(q);
 	smq_debugfs_unregister(q);
 	mutex_unlock(&q->sysfs_lock);
-	if (!q->legacy) {
-		for (i = 0; i < q->nr_hw_queues; i++)
-			kobject_del(&q->hctxs[i]->kobj);
-		kobject_del(&q->mq_kobj);
-		kobject_put(&q->mq_kobj);
-	}
+	if (q->ops->sysfs_unregister)
+		q->ops->sysfs_unregister(q);
 	kobject_del(&q->smq_kobj);
 	kobject_put(&q->smq_kobj);
 }

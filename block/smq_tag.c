@@ -12,7 +12,6 @@
 #include <linux/slab.h>
 #include <linux/mm.h>
 #include "smq_blk_int.h"
-#include "smq_legacy.h"
 
 static unsigned int smq_tag_shift(unsigned int depth)
 {
@@ -540,6 +539,22 @@ void smq_tagset_busy_iter(struct smq_tag_set *set,
 	}
 }
 EXPORT_SYMBOL_GPL(smq_tagset_busy_iter);
+
+/**
+ * smq_mq_busy_iter - call @fn for every in-flight request of a queue's set
+ * @q: multiqueue queue
+ * @fn: callback; return false to stop
+ * @data: its cookie
+ *
+ * Walks the whole tag set: with shared tags other queues' requests come
+ * too, and @fn tells them apart by rq->q.
+ */
+void smq_mq_busy_iter(struct smq_queue *q,
+		      bool (*fn)(struct smq_request *rq, void *data),
+		      void *data)
+{
+	smq_tagset_busy_iter(q->tag_set, fn, data);
+}
 
 /**
  * smq_hctx_index - index of a hardware queue

@@ -9,7 +9,6 @@
 #include <linux/module.h>
 #include <linux/timer.h>
 #include "smq_blk_int.h"
-#include "smq_legacy.h"
 
 /**
  * smq_add_timer - make sure the queue's timer covers a request's deadline
@@ -123,10 +122,7 @@ void smq_timeout_work(struct work_struct *work)
 	/* Not _live: a frozen queue drains, and its stuck requests must expire. */
 	if (!percpu_ref_tryget(&q->q_usage_counter))
 		return;
-	if (q->legacy)
-		smq_legacy_busy_iter(q, smq_check_expired, &scan);
-	else
-		smq_tagset_busy_iter(q->tag_set, smq_check_expired, &scan);
+	q->ops->busy_iter(q, smq_check_expired, &scan);
 	if (scan.have_next)
 		mod_timer(&q->timeout_timer, round_jiffies_up(scan.next));
 	smq_queue_exit(q);
