@@ -8,7 +8,9 @@
  * mq-deadline spending most of its time in the spinlock slow path):
  *
  *  - insertion is lock-free: a request goes onto one lock-free list
- *    (llist) of the queue;
+ *    (llist, through rq->elv.llist) of the queue, stamped with its
+ *    insertion time (rq->elv.insert_time), from which its FIFO expiry
+ *    counts;
  *  - the CPU that dispatches takes dd->lock once, moves everything
  *    inserted meanwhile into the sorted trees and FIFOs, and picks the
  *    next request.  A dispatcher that finds the lock taken does not spin
@@ -99,10 +101,10 @@ static void smq_dd_drain(struct smq_dd *dd)
 	struct smq_request *rq, *next;
 
 	list = llist_reverse_order(list);
-	llist_for_each_entry_safe(rq, next, list, ipi_node) {
+	llist_for_each_entry_safe(rq, next, list, elv.llist) {
 		smq_dl_node_init(&rq->dl_node, rq->sector, smq_rq_sectors(rq),
 				 smq_dd_dir(rq));
-		smq_dl_insert(&dd->dl, &rq->dl_node, rq->deadline, false);
+		smq_dl_insert(&dd->dl, &rq->dl_node, rq->elv.insert_time, false);
 	}
 }
 
@@ -156,8 +158,8 @@ static void smq_dd_insert_requests(struct smq_hw_ctx *hctx,
 			smq_dd_unlock(dd, hctx->q);
 			continue;
 		}
-		rq->deadline = jiffies;	/* insertion time until it starts */
-		llist_add(&rq->ipi_node, &dd->inserted);
+		rq->elv.insert_time = jiffies;
+		llist_add(&rq->elv.llist, &dd->inserted);
 	}
 }
 

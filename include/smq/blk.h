@@ -75,11 +75,17 @@ enum smq_eh_timer_return {
  * @submit_cpu: CPU that submitted it (for rq_affinity)
  * @acct_start: jiffies stamp of disk statistics (allocation time, then the
  *	value smq_compat_io_acct_start() returned)
- * @deadline: jiffies when it times out
+ * @deadline: jiffies when it times out (the timeout's only: a scheduler's
+ *	own times live in @elv or @dl_node)
  * @timeout: timeout in jiffies (0: queue default)
  * @dl_node: the request in a deadline scheduler (mq-deadline, legacy
  *	deadline)
- * @ipi_node: remote completion list
+ * @elv: owned by the queue's scheduler while the request is inserted in
+ *	it and not yet dispatched (Linux's rq->elv and rq->fifo_time)
+ * @elv.insert_time: jiffies when the scheduler took it (mq-deadline's FIFO
+ *	expiry counts from there)
+ * @elv.llist: the scheduler's lock-free insertion list (mq-deadline)
+ * @ipi_node: remote completion list (smq_complete.c only)
  * @end_io: completion callback for passthrough requests
  * @end_io_data: its argument
  * @status: completion status
@@ -107,6 +113,10 @@ struct smq_request {
 	unsigned long deadline;
 	unsigned int timeout;
 	struct smq_dl_node dl_node;
+	struct {
+		unsigned long insert_time;
+		struct llist_node llist;
+	} elv;
 	struct llist_node ipi_node;
 	void (*end_io)(struct smq_request *rq, blk_status_t status);
 	void *end_io_data;
