@@ -373,8 +373,15 @@ struct smq_plug_cb {
 };
 
 /* smq_submit.c */
+/* Queued requests a list merge looks at (smq_bio_merge_list()) */
+#define SMQ_MERGE_SCAN		8
+
 bool smq_rq_try_merge(struct smq_queue *q, struct smq_request *rq,
 		      struct bio *bio, unsigned int nr_segs);
+bool smq_bio_merge_list(struct smq_queue *q, struct list_head *list,
+			struct bio *bio, unsigned int nr_segs);
+struct smq_request *smq_bio_merge_dl(struct smq_queue *q, struct smq_dl *dl,
+				     struct bio *bio, unsigned int nr_segs);
 struct smq_plug_cb *smq_get_plug(struct smq_queue *q);
 bool smq_plug_merge(struct smq_queue *q, struct smq_plug_cb *plug,
 		    struct bio *bio, unsigned int nr_segs);

@@ -217,25 +217,15 @@ static bool smq_dd_bio_merge(struct smq_queue *q, struct bio *bio,
 			     unsigned int nr_segs)
 {
 	struct smq_dd *dd = q->sched_data;
-	int dir = op_is_write(bio_op(bio)) ? SMQ_DL_WRITE : SMQ_DL_READ;
-	u64 start = bio->bi_iter.bi_sector;
-	u64 end = bio_end_sector(bio);
-	struct smq_request *rq;
-	bool merged = false;
+	bool merged;
 
 	if (!atomic_read(&dd->queued))
 		return false;
 	smq_dd_lock(dd);
 	smq_dd_drain(dd);
-	rq = smq_dd_to_rq(smq_dl_find_back_merge(&dd->dl, dir, start));
-	if (!rq)
-		rq = smq_dd_to_rq(smq_dl_find_front_merge(&dd->dl, dir, end));
-	if (rq && smq_rq_try_merge(q, rq, bio, nr_segs)) {
-		smq_dl_resized(&dd->dl, &rq->dl_node, rq->sector,
-			       smq_rq_sectors(rq));
+	merged = smq_bio_merge_dl(q, &dd->dl, bio, nr_segs);
+	if (merged)
 		atomic_long_inc(&dd->merges);
-		merged = true;
-	}
 	smq_dd_unlock(dd, q);
 	return merged;
 }

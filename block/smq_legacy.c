@@ -29,7 +29,6 @@
 #include "smq_flush.h"
 
 #define SMQ_LEGACY_NR_REQUESTS	128	/* default pool size, like BLKDEV_MAX_RQ */
-#define SMQ_LEGACY_MERGE_SCAN	8
 
 static void smq_legacy_run_queue(struct smq_queue *q, bool async);
 static void smq_legacy_delay_run_queue(struct smq_queue *q,
@@ -109,16 +108,7 @@ static struct smq_request *smq_noop_next(void *data)
 static bool smq_noop_merge(void *data, struct smq_queue *q, struct bio *bio,
 			   unsigned int nr_segs)
 {
-	struct smq_request *rq;
-	int scanned = 0;
-
-	list_for_each_entry_reverse(rq, (struct list_head *)data, queuelist) {
-		if (smq_rq_try_merge(q, rq, bio, nr_segs))
-			return true;
-		if (++scanned >= SMQ_LEGACY_MERGE_SCAN)
-			break;
-	}
-	return false;
+	return smq_bio_merge_list(q, data, bio, nr_segs);
 }
 
 static const struct smq_legacy_elv smq_legacy_noop = {

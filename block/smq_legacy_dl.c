@@ -45,20 +45,7 @@ static struct smq_request *smq_ldl_next(void *data)
 static bool smq_ldl_merge(void *data, struct smq_queue *q, struct bio *bio,
 			  unsigned int nr_segs)
 {
-	int dir = op_is_write(bio_op(bio)) ? SMQ_DL_WRITE : SMQ_DL_READ;
-	struct smq_dl_node *n;
-	struct smq_request *rq;
-
-	n = smq_dl_find_back_merge(data, dir, bio->bi_iter.bi_sector);
-	if (!n)
-		n = smq_dl_find_front_merge(data, dir, bio_end_sector(bio));
-	if (!n)
-		return false;
-	rq = container_of(n, struct smq_request, dl_node);
-	if (!smq_rq_try_merge(q, rq, bio, nr_segs))
-		return false;
-	smq_dl_resized(data, n, rq->sector, smq_rq_sectors(rq));
-	return true;
+	return smq_bio_merge_dl(q, data, bio, nr_segs);
 }
 
 const struct smq_legacy_elv smq_legacy_deadline = {

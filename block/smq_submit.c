@@ -16,8 +16,6 @@
 
 /* Requests a plug holds before it is flushed early */
 #define SMQ_PLUG_MAX		32
-/* Queued requests a merge attempt looks at */
-#define SMQ_MERGE_SCAN		8
 
 static bool smq_rq_mergeable(struct smq_request *rq, struct bio *bio)
 {
@@ -71,8 +69,22 @@ bool smq_rq_try_merge(struct smq_queue *q, struct smq_request *rq,
 	return 1;
 }
 
-static bool smq_merge_list(struct smq_queue *q, struct list_head *list,
-			   struct bio *bio, unsigned int nr_segs)
+/**
+ * smq_bio_merge_list - merge a bio into a request of a list, newest first
+ * @q: queue (limits)
+ * @list: requests not started, linked by queuelist, oldest first (a
+ *	software queue, a plug batch, the legacy noop FIFO); the caller
+ *	holds whatever protects it
+ * @bio: the bio
+ * @nr_segs: its segments
+ *
+ * Looks at the last SMQ_MERGE_SCAN requests of @q on @list only: merges
+ * are most likely with what was queued last, and the scan stays short.
+ *
+ * Return: true if the bio now rides on a request of @list.
+ */
+bool smq_bio_merge_list(struct smq_queue *q, struct list_head *list,
+			struct bio *bio, unsigned int nr_segs)
 {
 	struct smq_request *rq;
 	int scanned = 0;
@@ -85,6 +97,43 @@ static bool smq_merge_list(struct smq_queue *q, struct list_head *list,
 	}
 	return false;
 }
+EXPORT_SYMBOL_GPL(smq_bio_merge_list);
+
+/**
+ * smq_bio_merge_dl - merge a bio into a request held by a deadline core
+ * @q: queue (limits)
+ * @dl: the scheduler's deadline core (struct smq_dl), under the
+ *	scheduler's lock; its nodes are the requests' dl_node
+ * @bio: the bio
+ * @nr_segs: its segments
+ *
+ * The merge of mq-deadline and of the legacy deadline elevator: a back
+ * merge with the queued request of the bio's direction that ends where
+ * the bio starts, else a front merge with the one that starts where it
+ * ends (if the core's front_merges allows), and the core is told of the
+ * request's new extent.
+ *
+ * Return: the request the bio now rides on, or NULL.
+ */
+struct smq_request *smq_bio_merge_dl(struct smq_queue *q, struct smq_dl *dl,
+				     struct bio *bio, unsigned int nr_segs)
+{
+	int dir = op_is_write(bio_op(bio)) ? SMQ_DL_WRITE : SMQ_DL_READ;
+	struct smq_dl_node *n;
+	struct smq_request *rq;
+
+	n = smq_dl_find_back_merge(dl, dir, bio->bi_iter.bi_sector);
+	if (!n)
+		n = smq_dl_find_front_merge(dl, dir, bio_end_sector(bio));
+	if (!n)
+		return NULL;
+	rq = container_of(n, struct smq_request, dl_node);
+	if (!smq_rq_try_merge(q, rq, bio, nr_segs))
+		return NULL;
+	smq_dl_resized(dl, n, rq->sector, smq_rq_sectors(rq));
+	return rq;
+}
+EXPORT_SYMBOL_GPL(smq_bio_merge_dl);
 
 /**
  * smq_attempt_ctx_merge - merge a bio into a request in this CPU's queue
@@ -103,7 +152,7 @@ static bool smq_attempt_ctx_merge(struct smq_queue *q, struct bio *bio,
 	if (list_empty_careful(&ctx->rq_list))
 		return false;
 	spin_lock(&ctx->lock);
-	merged = smq_merge_list(q, &ctx->rq_list, bio, nr_segs);
+	merged = smq_bio_merge_list(q, &ctx->rq_list, bio, nr_segs);
 	spin_unlock(&ctx->lock);
 	return merged;
 }
@@ -185,7 +234,7 @@ struct smq_plug_cb *smq_get_plug(struct smq_queue *q)
 bool smq_plug_merge(struct smq_queue *q, struct smq_plug_cb *plug,
 		    struct bio *bio, unsigned int nr_segs)
 {
-	return smq_merge_list(q, &plug->list, bio, nr_segs);
+	return smq_bio_merge_list(q, &plug->list, bio, nr_segs);
 }
 
 /**
