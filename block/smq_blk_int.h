@@ -451,9 +451,6 @@ int smq_iosched_sysfs_add(struct smq_queue *q,
 			  const struct attribute_group *group);
 void smq_iosched_sysfs_del(struct smq_queue *q);
 
-/* smq_deadline.c */
-int smq_deadline_register(void);
-void smq_deadline_unregister(void);
 ssize_t smq_sched_show(struct smq_queue *q, char *page);
 
 static inline struct smq_hw_ctx *smq_map_cpu(struct smq_queue *q,

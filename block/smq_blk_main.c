@@ -14,18 +14,10 @@ struct workqueue_struct *smq_wq;
 
 static int __init smq_blk_init(void)
 {
-	int ret;
-
 	smq_wq = alloc_workqueue("smq_blk", WQ_MEM_RECLAIM | WQ_HIGHPRI, 0);
 	if (!smq_wq)
 		return -ENOMEM;
 	smq_complete_init();
-	ret = smq_deadline_register();
-	if (ret) {
-		smq_complete_exit();
-		destroy_workqueue(smq_wq);
-		return ret;
-	}
 	smq_debugfs_init();	/* optional: errors leave it out */
 	return 0;
 }
@@ -33,7 +25,6 @@ static int __init smq_blk_init(void)
 static void __exit smq_blk_exit(void)
 {
 	smq_debugfs_exit();
-	smq_deadline_unregister();
 	smq_complete_exit();
 	destroy_workqueue(smq_wq);
 }

@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * smq_blk: the mq-deadline scheduler.
+ * smq-mq-deadline.ko: the mq-deadline scheduler of the multiqueue path.
+ *
+ * A module of its own, like Linux's mq-deadline.ko, with the alias
+ * "smq-mq-deadline-iosched" (Linux's: "mq-deadline-iosched"), which smq_blk
+ * asks for when "mq-deadline" is selected and not registered.  The "smq-"
+ * prefix keeps its names apart from the kernel's own mq-deadline.
  *
  * The deadline rules live in the pure core (block/smq_dl.c).  This wrapper
  * is built so that submitters on many CPUs do not serialize on one lock
@@ -501,20 +506,19 @@ static struct smq_sched_ops smq_mq_deadline = {
 	.debugfs_attrs = smq_dd_debugfs_attrs,
 };
 
-/**
- * smq_deadline_register - make mq-deadline selectable
- *
- * Return: 0 (see smq_sched_register()).
- */
-int smq_deadline_register(void)
+static int __init smq_dd_module_init(void)
 {
 	return smq_sched_register(&smq_mq_deadline);
 }
 
-/**
- * smq_deadline_unregister - remove mq-deadline
- */
-void smq_deadline_unregister(void)
+static void __exit smq_dd_module_exit(void)
 {
 	smq_sched_unregister(&smq_mq_deadline);
 }
+
+module_init(smq_dd_module_init);
+module_exit(smq_dd_module_exit);
+MODULE_ALIAS("smq-mq-deadline-iosched");
+MODULE_DESCRIPTION("smq mq-deadline I/O scheduler");
+MODULE_LICENSE("GPL");
+MODULE_VERSION(SMQ_VERSION);

@@ -357,6 +357,7 @@ void smq_dl_params_default(struct smq_dl_params *p, u64 ticks_per_sec)
 	p->fifo_batch = 16;
 	p->front_merges = true;
 }
+EXPORT_SYMBOL_GPL(smq_dl_params_default);
 
 /**
  * smq_dl_init() - initialize an empty deadline scheduler
@@ -377,6 +378,7 @@ void smq_dl_init(struct smq_dl *dl, const struct smq_dl_params *p)
 	dl->last_dir = SMQ_DL_WRITE;
 	dl->params = *p;
 }
+EXPORT_SYMBOL_GPL(smq_dl_init);
 
 /**
  * smq_dl_node_init() - prepare a node for its first insertion
@@ -394,6 +396,7 @@ void smq_dl_node_init(struct smq_dl_node *n, u64 sector, u32 nr_sectors,
 	n->dir = dir == SMQ_DL_READ ? SMQ_DL_READ : SMQ_DL_WRITE;
 	INIT_LIST_HEAD(&n->fifo);
 }
+EXPORT_SYMBOL_GPL(smq_dl_node_init);
 
 /**
  * smq_dl_insert() - queue a node
@@ -427,6 +430,7 @@ void smq_dl_insert(struct smq_dl *dl, struct smq_dl_node *n, u64 now,
 	smq_dl_trees_add(dl, n);
 	list_add_tail(&n->fifo, &dl->fifo[n->dir]);
 }
+EXPORT_SYMBOL_GPL(smq_dl_insert);
 
 /* Take @n out of whatever structure holds it. */
 static void smq_dl_unlink(struct smq_dl *dl, struct smq_dl_node *n)
@@ -506,6 +510,7 @@ out:
 	smq_dl_unlink(dl, n);
 	return n;
 }
+EXPORT_SYMBOL_GPL(smq_dl_dispatch);
 
 /**
  * smq_dl_remove() - take a queued node out without dispatching it
@@ -545,6 +550,7 @@ unsigned int smq_dl_count(const struct smq_dl *dl, int dir)
 		return 0;
 	return dl->count[dir];
 }
+EXPORT_SYMBOL_GPL(smq_dl_count);
 
 /**
  * smq_dl_find_back_merge() - find a sorted node ending at a sector
@@ -568,6 +574,7 @@ struct smq_dl_node *smq_dl_find_back_merge(struct smq_dl *dl, int dir,
 						  true));
 	return n && smq_dl_end(n) == sector ? n : NULL;
 }
+EXPORT_SYMBOL_GPL(smq_dl_find_back_merge);
 
 /**
  * smq_dl_find_front_merge() - find a sorted node starting at a sector
@@ -592,6 +599,7 @@ struct smq_dl_node *smq_dl_find_front_merge(struct smq_dl *dl, int dir,
 						   false));
 	return n && n->sector == end ? n : NULL;
 }
+EXPORT_SYMBOL_GPL(smq_dl_find_front_merge);
 
 /**
  * smq_dl_former() - previous node in sector order
@@ -660,6 +668,7 @@ void smq_dl_resized(struct smq_dl *dl, struct smq_dl_node *n,
 		n->nr_sectors = new_nr_sectors;
 	}
 }
+EXPORT_SYMBOL_GPL(smq_dl_resized);
 
 /**
  * smq_dl_merged() - two queued nodes were merged into one

@@ -25,7 +25,7 @@
 #include <linux/sched.h>
 #include <linux/seq_file.h>
 #include "smq_blk_int.h"
-#include "smq_legacy.h"
+#include "smq_sched.h"
 #include "smq_flush.h"
 
 #define SMQ_LEGACY_NR_REQUESTS	128	/* default pool size, like BLKDEV_MAX_RQ */
@@ -47,7 +47,7 @@ static void smq_legacy_delay_run_queue(struct smq_queue *q,
  *	failed before ->init_request ran for it)
  * @rq_pages: the memory behind @rqs (smq_rqs_alloc())
  * @wait: tasks waiting for a free request
- * @elv: elevator
+ * @elv: elevator (a reference on its module is held)
  * @elv_data: its state
  * @dispatch: requeued requests, served before the elevator
  * @running: the dispatch loop runs (it is not reentered)
@@ -64,7 +64,7 @@ struct smq_legacy_queue {
 	struct smq_request **rqs;
 	struct list_head rq_pages;
 	wait_queue_head_t wait;
-	const struct smq_legacy_elv *elv;
+	const struct smq_sched_ops *elv;
 	void *elv_data;
 	struct list_head dispatch;
 	bool running;
@@ -111,8 +111,7 @@ static bool smq_noop_merge(void *data, struct smq_queue *q, struct bio *bio,
 	return smq_bio_merge_list(q, data, bio, nr_segs);
 }
 
-static const struct smq_legacy_elv smq_legacy_noop = {
-	.name = "noop",
+static const struct smq_legacy_elv smq_noop_ops = {
 	.init = smq_noop_init,
 	.exit = smq_noop_exit,
 	.add = smq_noop_add,
@@ -120,9 +119,10 @@ static const struct smq_legacy_elv smq_legacy_noop = {
 	.merge = smq_noop_merge,
 };
 
-static const struct smq_legacy_elv *const smq_legacy_elvs[] = {
-	&smq_legacy_noop,
-	&smq_legacy_deadline,
+/* Built in, like the multiqueue path's none: not registered, no module. */
+static const struct smq_sched_ops smq_legacy_noop = {
+	.name = "noop",
+	.legacy = &smq_noop_ops,
 };
 
 /* ---- request pool --------------------------------------------------- */
@@ -295,7 +295,7 @@ static struct smq_request *smq_legacy_next(struct smq_legacy_queue *lq)
 		list_del_init(&rq->queuelist);
 		return rq;
 	}
-	return lq->elv->next(lq->elv_data);
+	return lq->elv->legacy->next(lq->elv_data);
 }
 
 static void smq_legacy_putback(struct smq_legacy_queue *lq,
@@ -422,7 +422,7 @@ static void smq_legacy_insert(struct smq_request *rq)
 	if (rq->rq_flags & (SMQ_RQF_PASSTHROUGH | SMQ_RQF_STARTED))
 		list_add_tail(&rq->queuelist, &lq->dispatch);
 	else
-		lq->elv->add(lq->elv_data, rq);
+		lq->elv->legacy->add(lq->elv_data, rq);
 	smq_legacy_request_fn(q);
 	spin_unlock_irq(&lq->queue_lock);
 }
@@ -446,7 +446,7 @@ static void smq_legacy_submit_bio(struct smq_queue *q, struct bio *bio)
 		return;
 	spin_lock_irq(&lq->queue_lock);
 	if (smq_may_merge(q, bio) &&
-	    lq->elv->merge(lq->elv_data, q, bio, nr_segs)) {
+	    lq->elv->legacy->merge(lq->elv_data, q, bio, nr_segs)) {
 		spin_unlock_irq(&lq->queue_lock);
 		smq_queue_exit(q);
 		return;
@@ -468,7 +468,7 @@ static void smq_legacy_submit_bio(struct smq_queue *q, struct bio *bio)
 		smq_plug_add(q, plug, rq);
 		return;
 	}
-	lq->elv->add(lq->elv_data, rq);
+	lq->elv->legacy->add(lq->elv_data, rq);
 	smq_legacy_request_fn(q);
 	spin_unlock_irq(&lq->queue_lock);
 }
@@ -488,7 +488,7 @@ static void smq_legacy_issue_list(struct smq_queue *q, struct list_head *list,
 	spin_lock_irq(&lq->queue_lock);
 	list_for_each_entry_safe(rq, next, list, queuelist) {
 		list_del_init(&rq->queuelist);
-		lq->elv->add(lq->elv_data, rq);
+		lq->elv->legacy->add(lq->elv_data, rq);
 	}
 	if (!from_schedule)
 		smq_legacy_request_fn(q);
@@ -499,15 +499,12 @@ static void smq_legacy_issue_list(struct smq_queue *q, struct list_head *list,
 
 /* ---- elevator switching and lifetime ------------------------------- */
 
-static const struct smq_legacy_elv *smq_legacy_find_elv(const char *name)
+/* @name's elevator with a module reference (smq_sched_put()), or NULL. */
+static const struct smq_sched_ops *smq_legacy_get_elv(const char *name)
 {
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(smq_legacy_elvs); i++) {
-		if (sysfs_streq(smq_legacy_elvs[i]->name, name))
-			return smq_legacy_elvs[i];
-	}
-	return NULL;
+	if (sysfs_streq(name, smq_legacy_noop.name))
+		return &smq_legacy_noop;
+	return smq_sched_get(name, true);
 }
 
 /**
@@ -519,15 +516,11 @@ static const struct smq_legacy_elv *smq_legacy_find_elv(const char *name)
  */
 static ssize_t smq_legacy_sched_show(struct smq_queue *q, char *page)
 {
-	ssize_t len = 0;
-	unsigned int i;
+	const struct smq_sched_ops *cur = q->legacy->elv;
+	ssize_t len;
 
-	for (i = 0; i < ARRAY_SIZE(smq_legacy_elvs); i++) {
-		const struct smq_legacy_elv *e = smq_legacy_elvs[i];
-
-		len += sysfs_emit_at(page, len, q->legacy->elv == e ? "%s[%s]" :
-				     "%s%s", i ? " " : "", e->name);
-	}
+	len = sysfs_emit(page, cur == &smq_legacy_noop ? "[noop]" : "noop");
+	len = smq_sched_list_show(page, len, cur, true);
 	len += sysfs_emit_at(page, len, "\n");
 	return len;
 }
@@ -535,7 +528,7 @@ static ssize_t smq_legacy_sched_show(struct smq_queue *q, char *page)
 /**
  * smq_legacy_sched_switch - change the elevator of a legacy queue
  * @q: legacy queue
- * @name: "noop" or "deadline"
+ * @name: "noop" or a legacy elevator, loaded (smq_sched_get()) if need be
  *
  * Drains the queue (freeze), switches, and lets I/O in again.
  *
@@ -544,20 +537,24 @@ static ssize_t smq_legacy_sched_show(struct smq_queue *q, char *page)
 static int smq_legacy_sched_switch(struct smq_queue *q, const char *name)
 {
 	struct smq_legacy_queue *lq = q->legacy;
-	const struct smq_legacy_elv *e = smq_legacy_find_elv(name);
-	const struct smq_legacy_elv *old;
+	const struct smq_sched_ops *e = smq_legacy_get_elv(name);
+	const struct smq_sched_ops *old;
 	void *old_data, *data;
 
 	if (!e) {
-		pr_err("unknown elevator '%.*s' (noop, deadline)\n",
+		pr_err("unknown elevator '%.*s'\n",
 		       (int)strcspn(name, "\n"), name);
 		return -EINVAL;
 	}
-	if (e == lq->elv)
+	if (e == lq->elv) {
+		smq_sched_put(e);
 		return 0;
-	data = e->init(q);
-	if (!data)
+	}
+	data = e->legacy->init(q);
+	if (!data) {
+		smq_sched_put(e);
 		return -ENOMEM;
+	}
 	smq_freeze_queue(q);
 	spin_lock_irq(&lq->queue_lock);
 	old = lq->elv;
@@ -565,7 +562,8 @@ static int smq_legacy_sched_switch(struct smq_queue *q, const char *name)
 	lq->elv = e;
 	lq->elv_data = data;
 	spin_unlock_irq(&lq->queue_lock);
-	old->exit(old_data);
+	old->legacy->exit(old_data);
+	smq_sched_put(old);
 	smq_unfreeze_queue(q);
 	return 0;
 }
@@ -593,7 +591,7 @@ static int smq_legacy_init_queue(struct smq_queue *q)
 	lq->elv = &smq_legacy_noop;
 	ret = smq_legacy_alloc_pool(q, lq);
 	if (!ret) {
-		lq->elv_data = lq->elv->init(q);
+		lq->elv_data = lq->elv->legacy->init(q);
 		if (!lq->elv_data)
 			ret = -ENOMEM;
 	}
@@ -619,7 +617,8 @@ static void smq_legacy_exit_queue(struct smq_queue *q)
 	struct smq_legacy_queue *lq = q->legacy;
 
 	cancel_delayed_work_sync(&lq->run_work);
-	lq->elv->exit(lq->elv_data);
+	lq->elv->legacy->exit(lq->elv_data);
+	smq_sched_put(lq->elv);
 	smq_legacy_free_pool(q, lq);
 	kfree(lq);
 	q->legacy = NULL;
@@ -655,13 +654,14 @@ static int smq_legacy_state_show(void *data, struct seq_file *m)
 	struct smq_legacy_queue *lq = q->legacy;
 	unsigned int nr, limit, nr_free;
 	bool running, rerun, waiters;
-	const char *elv;
+	char elv[SMQ_SCHED_NAME_MAX];
 
 	spin_lock_irq(&lq->queue_lock);
 	nr = lq->nr_requests;
 	limit = lq->limit;
 	nr_free = lq->nr_free;
-	elv = lq->elv->name;
+	/* Copied: once switched away from, its module may go. */
+	strscpy(elv, lq->elv->name, sizeof(elv));
 	running = lq->running;
 	rerun = lq->rerun;
 	waiters = waitqueue_active(&lq->wait);	/* for display only */

@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * smq_blk: the legacy path's "deadline" elevator: the deadline core
- * (smq_dl.c) under the legacy queue_lock, which the legacy code holds
- * around every call.
+ * smq-deadline-iosched.ko: the legacy path's "deadline" elevator, the
+ * deadline core (smq_dl.c, in smq_blk) under the legacy queue_lock, which
+ * the legacy code holds around every call.
+ *
+ * A module of its own, named as Linux 4.x named its legacy elevators
+ * (deadline-iosched.ko, cfq-iosched.ko): smq_blk asks for
+ * "smq-<name>-iosched" when "deadline" is selected on a legacy queue and
+ * no such elevator is registered, and the file name answers.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
 #include <linux/slab.h>
-#include "smq_legacy.h"
+#include "smq_sched.h"
 
 static void *smq_ldl_init(struct smq_queue *q)
 {
@@ -48,11 +53,32 @@ static bool smq_ldl_merge(void *data, struct smq_queue *q, struct bio *bio,
 	return smq_bio_merge_dl(q, data, bio, nr_segs);
 }
 
-const struct smq_legacy_elv smq_legacy_deadline = {
-	.name = "deadline",
+static const struct smq_legacy_elv smq_ldl_ops = {
 	.init = smq_ldl_init,
 	.exit = smq_ldl_exit,
 	.add = smq_ldl_add,
 	.next = smq_ldl_next,
 	.merge = smq_ldl_merge,
 };
+
+static struct smq_sched_ops smq_legacy_deadline = {
+	.name = "deadline",
+	.owner = THIS_MODULE,
+	.legacy = &smq_ldl_ops,
+};
+
+static int __init smq_ldl_module_init(void)
+{
+	return smq_sched_register(&smq_legacy_deadline);
+}
+
+static void __exit smq_ldl_module_exit(void)
+{
+	smq_sched_unregister(&smq_legacy_deadline);
+}
+
+module_init(smq_ldl_module_init);
+module_exit(smq_ldl_module_exit);
+MODULE_DESCRIPTION("smq legacy-path deadline elevator");
+MODULE_LICENSE("GPL");
+MODULE_VERSION(SMQ_VERSION);

@@ -366,6 +366,7 @@ struct smq_queue *smq_queue_create(struct smq_tag_set *set, void *queuedata)
 		smq_queue_free(q);
 		return ERR_PTR(ret);
 	}
+	smq_sched_init_queue(q);
 	mutex_lock(&set->tag_list_lock);
 	list_add_tail(&q->tag_set_list, &set->tag_list);
 	mutex_unlock(&set->tag_list_lock);

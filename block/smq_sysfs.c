@@ -444,6 +444,9 @@ int smq_queue_register(struct smq_queue *q, struct gendisk *disk)
 	}
 	mutex_lock(&q->sysfs_lock);
 	set_bit(SMQ_Q_REGISTERED, &q->flags);
+	/* A scheduler chosen at creation (smq_sched_init_queue()). */
+	if (q->sched && q->sched->attrs)
+		smq_iosched_sysfs_add(q, q->sched->attrs);
 	smq_debugfs_register(q);
 	mutex_unlock(&q->sysfs_lock);
 	kobject_uevent(&q->smq_kobj, KOBJ_ADD);

@@ -281,6 +281,7 @@ void smq_queue_limit_depth(struct smq_queue *q, unsigned int depth)
 	/* The lower wake-up batch before any allocation limited to @depth. */
 	smp_wmb();
 }
+EXPORT_SYMBOL_GPL(smq_queue_limit_depth);
 
 /**
  * smq_get_tag - allocate a tag, sleeping for one unless @nowait
