@@ -11,7 +11,8 @@
 . "$SMQ_GUEST_DIR/lib/common.sh"
 
 dir=/lib/modules/$(uname -r)/updates/smq
-mods=$(find "$dir" -name '*.ko' 2>/dev/null | sed 's|.*/||; s|\.ko$||' | sort)
+# Module names as /sys/module has them (smq-mq-deadline.ko is smq_mq_deadline).
+mods=$(find "$dir" -name '*.ko' 2>/dev/null | sed 's|.*/||; s|\.ko$||' | tr - _ | sort)
 [ -n "$mods" ] || skip "no smq modules built for $(uname -r)"
 
 loaded=

@@ -18,6 +18,17 @@ need_dev
 
 sched=$(sched_file "$DEV")
 [ -w "$sched" ] || skip "$DEV has no scheduler file"
+# The file lists only loaded schedulers: select smq's modular one of this
+# path once (loading its module), then go back.
+mode=/sys/block/${DEV##*/}/smq/queue_mode
+if [ -r "$mode" ]; then
+	old=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$sched")
+	case $(cat "$mode") in
+	mq) say mq-deadline >"$sched" ;;
+	*) say deadline >"$sched" ;;
+	esac || fail "cannot select smq's modular scheduler on $DEV"
+	say "$old" >"$sched" || fail "cannot select $old again on $DEV"
+fi
 names=$(tr -d '[]' <"$sched")
 [ "$(say "$names" | wc -w)" -ge 2 ] || skip "only one scheduler ($names) for $DEV"
 say "switching $sched among: $names"

@@ -29,7 +29,9 @@ refuse "$q/device/timeout" 0
 accept "$q/smq/rq_affinity" 2 2
 accept "$q/smq/rq_affinity" 1 1
 accept "$q/device/queue_depth" 4 4
-if grep -qw mq-deadline "$q/smq/scheduler"; then
+# The scheduler file lists only loaded schedulers: selecting mq-deadline
+# loads smq-mq-deadline.ko (multiqueue queues only).
+if [ "$(cat "$q/smq/queue_mode")" = mq ]; then
 	accept "$q/smq/scheduler" mq-deadline '\[mq-deadline\]'
 	refuse "$q/smq/iosched/fifo_batch" -5
 	refuse "$q/smq/iosched/read_expire" notanumber

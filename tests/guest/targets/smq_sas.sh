@@ -11,7 +11,7 @@
 #   HOSTS        add_host (1)                TGTS      num_tgts (1)
 #   LUNS         max_luns (1)                OPTS      more smq_sas parameters
 #   SCHED        scheduler to select on every disk (none, mq-deadline; legacy:
-#                noop, deadline)
+#                noop, deadline); selecting a modular one loads its module
 # With several LUNs DEV is the first new disk and DEVS lists all of them.
 # TARGET_BENCH=1: null backing and completion in the submitting context.
 
@@ -65,5 +65,7 @@ target_up() {
 target_down() {
 	modprobe_r smq_sas
 	modprobe_r smq_scsi
+	# Scheduler modules loaded on selection hold smq_blk.
+	modprobe_r smq_mq_deadline smq_deadline_iosched
 	modprobe_r smq_blk
 }
