@@ -8,7 +8,16 @@
  * out to queues in order, each queue taking the groups that bring it
  * closest to its fair share of the CPUs still unassigned.
  */
-#include <smq/uk.h>
+#include <linux/bitmap.h>
+#include <linux/bitops.h>
+#include <linux/errno.h>
+#include <linux/export.h>
+#include <linux/limits.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/string.h>
 #include <smq/cpumap.h>
 
 struct smq_cm_cpu {

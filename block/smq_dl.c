@@ -17,7 +17,11 @@
  * node out (replacing it by its successor when it has two children) and
  * smq_dl_rb_erase_fixup() repairs a missing black.
  */
-#include <smq/uk.h>
+#include <linux/bug.h>
+#include <linux/container_of.h>
+#include <linux/list.h>
+#include <linux/string.h>
+#include <linux/types.h>
 #include <smq/dl.h>
 
 /* ---- red-black tree ---- */

@@ -37,7 +37,22 @@
  *   (contradiction with "last").  Hence no waiter sleeps forever while
  *   the holders of bits keep freeing them.
  */
-#include <smq/uk.h>
+#include <linux/atomic.h>
+#include <linux/bitops.h>
+#include <linux/bug.h>
+#include <linux/errno.h>
+#include <linux/export.h>
+#include <linux/kernel.h>
+#include <linux/limits.h>
+#include <linux/log2.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
+#include <linux/numa.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
 #include <smq/sbitmap.h>
 
 #define SMQ_SB_NO_SHALLOW	UINT_MAX
@@ -87,7 +102,7 @@ static int smq_sb_take(struct smq_sbitmap_word *w, unsigned long range)
 		if (!free)
 			return -1;
 		nr = __ffs(free);
-		smq_uk_race_window();
+		smq_race_window();
 		if (!test_and_set_bit_lock(nr, &w->word))
 			return nr;
 	}
@@ -106,7 +121,7 @@ static bool smq_sb_fold(struct smq_sbitmap_word *w, unsigned long scope)
 	if (READ_ONCE(w->cleared))
 		mask = xchg(&w->cleared, 0);
 	if (mask) {
-		smq_uk_race_window();
+		smq_race_window();
 		atomic_long_andnot(mask, (atomic_long_t *)&w->word);
 		again = true;
 	} else {
@@ -683,7 +698,7 @@ void smq_sbq_clear(struct smq_sbitmap_queue *sbq, unsigned int nr,
 	smq_sbitmap_clear(&sbq->sb, nr);
 	/* Pairs with set_current_state() in smq_sbq_prepare_to_wait(). */
 	smp_mb__after_atomic();
-	smq_uk_race_window();
+	smq_race_window();
 	smq_sbq_wake_up(sbq, 1);
 	if (hint && likely(!sbq->sb.round_robin) &&
 	    nr < READ_ONCE(sbq->sb.depth))

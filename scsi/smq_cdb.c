@@ -3,7 +3,12 @@
  * smq CDB builders and decoders, response parsers and emulated responses
  * (see include/smq/cdb.h).  Layouts: SPC-4 and SBC-3.
  */
-#include <smq/uk.h>
+#include <linux/errno.h>
+#include <linux/export.h>
+#include <linux/limits.h>
+#include <linux/minmax.h>
+#include <linux/string.h>
+#include <smq/unaligned.h>
 #include <smq/cdb.h>
 
 /* ---- helpers ---- */

@@ -3,7 +3,13 @@
  * smq sense data: parsing, building and the completion disposition
  * (see include/smq/sense.h).  Layouts: SPC-4 4.5.
  */
-#include <smq/uk.h>
+#include <linux/array_size.h>
+#include <linux/errno.h>
+#include <linux/export.h>
+#include <linux/limits.h>
+#include <linux/minmax.h>
+#include <linux/string.h>
+#include <smq/unaligned.h>
 #include <smq/sense.h>
 
 /* Commands whose rejection means "stop using this feature". */

@@ -18,7 +18,10 @@
 #ifndef _SMQ_CDB_H
 #define _SMQ_CDB_H
 
-#include <smq/uk.h>
+#include <linux/bits.h>
+#include <linux/errno.h>
+#include <linux/minmax.h>
+#include <linux/types.h>
 
 #define SMQ_CDB_MAX			16
 

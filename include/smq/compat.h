@@ -16,15 +16,8 @@
 /* SMQ_KERNEL_AT_LEAST(a, b, c): building for kernel release a.b.c or later. */
 #define SMQ_KERNEL_AT_LEAST(a, b, c)	(KERNEL_VERSION(a, b, c) <= LINUX_VERSION_CODE)
 
-/*
- * get_unaligned_be16/32/64(): 6.12 moved <asm/unaligned.h> to
- * <linux/unaligned.h>.
- */
-#if SMQ_KERNEL_AT_LEAST(6, 12, 0)
-#include <linux/unaligned.h>
-#else
-#include <asm/unaligned.h>
-#endif
+/* get_unaligned_be16/32/64(): 6.12 moved <asm/unaligned.h> (smq/unaligned.h). */
+#include <smq/unaligned.h>
 
 /**
  * struct smq_disk_limits - the queue limits smq sets on its gendisks

@@ -27,7 +27,8 @@
 #ifndef _SMQ_CPUMAP_H
 #define _SMQ_CPUMAP_H
 
-#include <smq/uk.h>
+#include <linux/cpumask.h>
+#include <linux/types.h>
 
 /**
  * struct smq_cpu_topology - input of the CPU map

@@ -48,7 +48,8 @@
 #ifndef _SMQ_DL_H
 #define _SMQ_DL_H
 
-#include <smq/uk.h>
+#include <linux/list.h>
+#include <linux/types.h>
 
 #define SMQ_DL_READ	0
 #define SMQ_DL_WRITE	1

@@ -25,7 +25,25 @@
 #ifndef _SMQ_SBITMAP_H
 #define _SMQ_SBITMAP_H
 
-#include <smq/uk.h>
+#include <linux/atomic.h>
+#include <linux/cache.h>
+#include <linux/compiler.h>
+#include <linux/list.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/wait.h>
+
+/*
+ * smq_race_window() marks a race window in block/smq_sbitmap.c: nothing in
+ * the kernel.  The unit tests define it before this header (their
+ * force-included tests/unit/include/uk_hooks.h) to yield the CPU now and
+ * then, so rare interleavings happen.
+ */
+#ifndef smq_race_window
+#define smq_race_window()	do { } while (0)
+#endif
 
 /**
  * struct smq_sbitmap_word - one word of a &struct smq_sbitmap

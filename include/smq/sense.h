@@ -23,7 +23,7 @@
 #ifndef _SMQ_SENSE_H
 #define _SMQ_SENSE_H
 
-#include <smq/uk.h>
+#include <linux/types.h>
 
 #define SMQ_SENSE_MAX			96
 #define SMQ_SENSE_FIXED_LEN		18

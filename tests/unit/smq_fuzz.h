@@ -8,7 +8,19 @@
 #ifndef _SMQ_FUZZ_H
 #define _SMQ_FUZZ_H
 
-#include <smq/uk.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/atomic.h>
+#include <linux/bitmap.h>
+#include <linux/bitops.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/log2.h>
+#include <linux/slab.h>
+#include <linux/types.h>
+#include <linux/unaligned.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -35,7 +35,7 @@ static unsigned int count_all(struct smq_sbitmap *sb, unsigned int *hint,
 	return n;
 }
 
-/* ---- the userspace wait-queue emulation of uk.h ---- */
+/* ---- the userspace wait-queue shim (include/linux/wait.h) ---- */
 
 struct wq_test {
 	wait_queue_head_t wq;
@@ -603,7 +603,7 @@ static int stress_get(struct stress *s, unsigned int hctx, unsigned int *hint,
 	if (nr >= 0)
 		return nr;
 	/* Widen the window in which every holder may free its bit. */
-	if (smq_uk_cpu() & 1)
+	if (uk_cpu() & 1)
 		sched_yield();
 	ws = smq_sbq_wait_ptr(sbq, wait_index);
 	for (;;) {
@@ -732,7 +732,7 @@ static void run_stress(struct stress *s)
 		atomic_set(&s->wait_index[i], 0);
 	if (s->rounds)
 		pthread_barrier_init(&s->barrier, NULL, s->nr_threads);
-	smq_uk_race_windows = 1;
+	uk_race_windows = 1;
 	for (i = 0; i < s->nr_threads; i++) {
 		w[i].s = s;
 		w[i].id = i;
@@ -756,7 +756,7 @@ static void run_stress(struct stress *s)
 	}
 	for (i = 0; i < s->nr_threads; i++)
 		pthread_join(w[i].thread, NULL);
-	smq_uk_race_windows = 0;
+	uk_race_windows = 0;
 	if (s->rounds)
 		pthread_barrier_destroy(&s->barrier);
 	CHECK_EQ(s->errors, 0);
