@@ -11,264 +11,28 @@
  * equal sectors the earlier entry sorts first, as with elv_rb_add(),
  * which sends equal keys to the right.
  *
- * The red-black tree is the textbook one (parent links, NULL leaves):
- * the caller links a new red leaf where its key belongs and
- * smq_dl_rb_insert_fixup() restores the colour rules; erase splices the
- * node out (replacing it by its successor when it has two children) and
- * smq_dl_rb_erase_fixup() repairs a missing black.
+ * The trees are the kernel's <linux/rbtree.h> (rb_add() with a "less" on
+ * (key, seq), rb_erase(), rb_next()/rb_prev()); the lower-bound searches
+ * walk rb_left/rb_right themselves, like elv_rb_find().
  */
 #include <linux/bug.h>
 #include <linux/container_of.h>
 #include <linux/list.h>
+#include <linux/rbtree.h>
 #include <linux/string.h>
 #include <linux/types.h>
 #include <smq/dl.h>
 
-/* ---- red-black tree ---- */
-
-static void smq_dl_rb_replace_child(struct smq_dl_rb **root,
-				    struct smq_dl_rb *parent,
-				    struct smq_dl_rb *old,
-				    struct smq_dl_rb *new)
-{
-	if (!parent)
-		*root = new;
-	else if (parent->left == old)
-		parent->left = new;
-	else
-		parent->right = new;
-}
-
-static void smq_dl_rb_rotate_left(struct smq_dl_rb **root,
-				  struct smq_dl_rb *x)
-{
-	struct smq_dl_rb *y = x->right;
-
-	x->right = y->left;
-	if (y->left)
-		y->left->parent = x;
-	y->parent = x->parent;
-	smq_dl_rb_replace_child(root, x->parent, x, y);
-	y->left = x;
-	x->parent = y;
-}
-
-static void smq_dl_rb_rotate_right(struct smq_dl_rb **root,
-				   struct smq_dl_rb *x)
-{
-	struct smq_dl_rb *y = x->left;
-
-	x->left = y->right;
-	if (y->right)
-		y->right->parent = x;
-	y->parent = x->parent;
-	smq_dl_rb_replace_child(root, x->parent, x, y);
-	y->right = x;
-	x->parent = y;
-}
-
-static inline bool smq_dl_rb_is_red(const struct smq_dl_rb *x)
-{
-	return x && x->red;
-}
-
-/* @z was just linked as a red leaf. */
-static void smq_dl_rb_insert_fixup(struct smq_dl_rb **root,
-				   struct smq_dl_rb *z)
-{
-	struct smq_dl_rb *p, *g, *u;
-
-	while ((p = z->parent) && p->red) {
-		g = p->parent;		/* exists: a red node is not the root */
-		if (p == g->left) {
-			u = g->right;
-			if (smq_dl_rb_is_red(u)) {
-				p->red = false;
-				u->red = false;
-				g->red = true;
-				z = g;
-				continue;
-			}
-			if (z == p->right) {
-				smq_dl_rb_rotate_left(root, p);
-				z = p;
-				p = z->parent;
-			}
-			p->red = false;
-			g->red = true;
-			smq_dl_rb_rotate_right(root, g);
-		} else {
-			u = g->left;
-			if (smq_dl_rb_is_red(u)) {
-				p->red = false;
-				u->red = false;
-				g->red = true;
-				z = g;
-				continue;
-			}
-			if (z == p->left) {
-				smq_dl_rb_rotate_right(root, p);
-				z = p;
-				p = z->parent;
-			}
-			p->red = false;
-			g->red = true;
-			smq_dl_rb_rotate_left(root, g);
-		}
-	}
-	(*root)->red = false;
-}
-
-/*
- * @x (possibly NULL) under @xp carries an extra black.  If @x is NULL its
- * sibling is not: the other side has black height >= 1.
- */
-static void smq_dl_rb_erase_fixup(struct smq_dl_rb **root,
-				  struct smq_dl_rb *x, struct smq_dl_rb *xp)
-{
-	struct smq_dl_rb *w;
-
-	while (x != *root && !smq_dl_rb_is_red(x)) {
-		if (x == xp->left) {
-			w = xp->right;
-			if (w->red) {
-				w->red = false;
-				xp->red = true;
-				smq_dl_rb_rotate_left(root, xp);
-				w = xp->right;
-			}
-			if (!smq_dl_rb_is_red(w->left) &&
-			    !smq_dl_rb_is_red(w->right)) {
-				w->red = true;
-				x = xp;
-				xp = x->parent;
-				continue;
-			}
-			if (!smq_dl_rb_is_red(w->right)) {
-				w->left->red = false;
-				w->red = true;
-				smq_dl_rb_rotate_right(root, w);
-				w = xp->right;
-			}
-			w->red = xp->red;
-			xp->red = false;
-			w->right->red = false;
-			smq_dl_rb_rotate_left(root, xp);
-		} else {
-			w = xp->left;
-			if (w->red) {
-				w->red = false;
-				xp->red = true;
-				smq_dl_rb_rotate_right(root, xp);
-				w = xp->left;
-			}
-			if (!smq_dl_rb_is_red(w->left) &&
-			    !smq_dl_rb_is_red(w->right)) {
-				w->red = true;
-				x = xp;
-				xp = x->parent;
-				continue;
-			}
-			if (!smq_dl_rb_is_red(w->left)) {
-				w->right->red = false;
-				w->red = true;
-				smq_dl_rb_rotate_left(root, w);
-				w = xp->left;
-			}
-			w->red = xp->red;
-			xp->red = false;
-			w->left->red = false;
-			smq_dl_rb_rotate_right(root, xp);
-		}
-		x = *root;
-		break;
-	}
-	if (x)
-		x->red = false;
-}
-
-static void smq_dl_rb_erase(struct smq_dl_rb **root, struct smq_dl_rb *z)
-{
-	struct smq_dl_rb *x, *xp, *y;
-	bool removed_red;
-
-	if (!z->left || !z->right) {
-		x = z->left ? z->left : z->right;
-		xp = z->parent;
-		removed_red = z->red;
-		smq_dl_rb_replace_child(root, xp, z, x);
-		if (x)
-			x->parent = xp;
-	} else {
-		/* Splice out the successor y and put it where z was. */
-		y = z->right;
-		while (y->left)
-			y = y->left;
-		removed_red = y->red;
-		x = y->right;
-		if (y->parent == z) {
-			xp = y;
-		} else {
-			xp = y->parent;
-			xp->left = x;
-			if (x)
-				x->parent = xp;
-			y->right = z->right;
-			y->right->parent = y;
-		}
-		smq_dl_rb_replace_child(root, z->parent, z, y);
-		y->parent = z->parent;
-		y->left = z->left;
-		y->left->parent = y;
-		y->red = z->red;
-	}
-	if (!removed_red)
-		smq_dl_rb_erase_fixup(root, x, xp);
-	z->parent = NULL;
-	z->left = NULL;
-	z->right = NULL;
-}
-
-static struct smq_dl_rb *smq_dl_rb_next(const struct smq_dl_rb *x)
-{
-	const struct smq_dl_rb *p;
-
-	if (x->right) {
-		x = x->right;
-		while (x->left)
-			x = x->left;
-		return (struct smq_dl_rb *)x;
-	}
-	while ((p = x->parent) && x == p->right)
-		x = p;
-	return (struct smq_dl_rb *)p;
-}
-
-static struct smq_dl_rb *smq_dl_rb_prev(const struct smq_dl_rb *x)
-{
-	const struct smq_dl_rb *p;
-
-	if (x->left) {
-		x = x->left;
-		while (x->right)
-			x = x->right;
-		return (struct smq_dl_rb *)x;
-	}
-	while ((p = x->parent) && x == p->left)
-		x = p;
-	return (struct smq_dl_rb *)p;
-}
-
 /* ---- the two trees of a direction ---- */
 
-static inline struct smq_dl_node *smq_dl_of_sort(const struct smq_dl_rb *rb)
+static inline struct smq_dl_node *smq_dl_of_sort(const struct rb_node *rb)
 {
-	return rb ? container_of(rb, struct smq_dl_node, sort_rb) : NULL;
+	return rb ? rb_entry(rb, struct smq_dl_node, sort_rb) : NULL;
 }
 
-static inline struct smq_dl_node *smq_dl_of_end(const struct smq_dl_rb *rb)
+static inline struct smq_dl_node *smq_dl_of_end(const struct rb_node *rb)
 {
-	return rb ? container_of(rb, struct smq_dl_node, end_rb) : NULL;
+	return rb ? rb_entry(rb, struct smq_dl_node, end_rb) : NULL;
 }
 
 static inline u64 smq_dl_end(const struct smq_dl_node *n)
@@ -276,37 +40,29 @@ static inline u64 smq_dl_end(const struct smq_dl_node *n)
 	return n->sector + n->nr_sectors;
 }
 
-/* Link @rb (key @key, tie @seq) into @root; keys come from @end ? end : start. */
-static void smq_dl_tree_add(struct smq_dl_rb **root, struct smq_dl_rb *rb,
-			    u64 key, u64 seq, bool end)
+/* Order of the sort trees: (start sector, seq). */
+static bool smq_dl_sort_less(struct rb_node *a, const struct rb_node *b)
 {
-	struct smq_dl_rb **link = root, *parent = NULL;
+	const struct smq_dl_node *x = smq_dl_of_sort(a), *y = smq_dl_of_sort(b);
 
-	while (*link) {
-		const struct smq_dl_node *o;
-		u64 okey;
+	return x->sector < y->sector ||
+	       (x->sector == y->sector && x->seq < y->seq);
+}
 
-		parent = *link;
-		o = end ? smq_dl_of_end(parent) : smq_dl_of_sort(parent);
-		okey = end ? smq_dl_end(o) : o->sector;
-		if (key < okey || (key == okey && seq < o->seq))
-			link = &parent->left;
-		else
-			link = &parent->right;
-	}
-	rb->parent = parent;
-	rb->left = NULL;
-	rb->right = NULL;
-	rb->red = true;
-	*link = rb;
-	smq_dl_rb_insert_fixup(root, rb);
+/* Order of the end trees: (end sector, seq). */
+static bool smq_dl_end_less(struct rb_node *a, const struct rb_node *b)
+{
+	const struct smq_dl_node *x = smq_dl_of_end(a), *y = smq_dl_of_end(b);
+
+	return smq_dl_end(x) < smq_dl_end(y) ||
+	       (smq_dl_end(x) == smq_dl_end(y) && x->seq < y->seq);
 }
 
 /* Leftmost node whose key (start or end sector) is >= @key. */
-static struct smq_dl_rb *smq_dl_tree_lower_bound(struct smq_dl_rb *x,
-						 u64 key, bool end)
+static struct rb_node *smq_dl_tree_lower_bound(const struct rb_root *root,
+					       u64 key, bool end)
 {
-	struct smq_dl_rb *res = NULL;
+	struct rb_node *x = root->rb_node, *res = NULL;
 
 	while (x) {
 		const struct smq_dl_node *o;
@@ -314,9 +70,9 @@ static struct smq_dl_rb *smq_dl_tree_lower_bound(struct smq_dl_rb *x,
 		o = end ? smq_dl_of_end(x) : smq_dl_of_sort(x);
 		if ((end ? smq_dl_end(o) : o->sector) >= key) {
 			res = x;
-			x = x->left;
+			x = x->rb_left;
 		} else {
-			x = x->right;
+			x = x->rb_right;
 		}
 	}
 	return res;
@@ -325,16 +81,16 @@ static struct smq_dl_rb *smq_dl_tree_lower_bound(struct smq_dl_rb *x,
 static void smq_dl_trees_add(struct smq_dl *dl, struct smq_dl_node *n)
 {
 	n->seq = dl->seq++;
-	smq_dl_tree_add(&dl->sort_root[n->dir], &n->sort_rb, n->sector,
-			n->seq, false);
-	smq_dl_tree_add(&dl->end_root[n->dir], &n->end_rb, smq_dl_end(n),
-			n->seq, true);
+	rb_add(&n->sort_rb, &dl->sort_root[n->dir], smq_dl_sort_less);
+	rb_add(&n->end_rb, &dl->end_root[n->dir], smq_dl_end_less);
 }
 
 static void smq_dl_trees_del(struct smq_dl *dl, struct smq_dl_node *n)
 {
-	smq_dl_rb_erase(&dl->sort_root[n->dir], &n->sort_rb);
-	smq_dl_rb_erase(&dl->end_root[n->dir], &n->end_rb);
+	rb_erase(&n->sort_rb, &dl->sort_root[n->dir]);
+	rb_erase(&n->end_rb, &dl->end_root[n->dir]);
+	RB_CLEAR_NODE(&n->sort_rb);
+	RB_CLEAR_NODE(&n->end_rb);
 }
 
 /* Wrap-safe "a is before b", like time_before(). */
@@ -376,8 +132,11 @@ void smq_dl_init(struct smq_dl *dl, const struct smq_dl_params *p)
 	int dir;
 
 	memset(dl, 0, sizeof(*dl));
-	for (dir = 0; dir < SMQ_DL_NR_DIRS; dir++)
+	for (dir = 0; dir < SMQ_DL_NR_DIRS; dir++) {
+		dl->sort_root[dir] = RB_ROOT;
+		dl->end_root[dir] = RB_ROOT;
 		INIT_LIST_HEAD(&dl->fifo[dir]);
+	}
 	INIT_LIST_HEAD(&dl->at_head);
 	dl->last_dir = SMQ_DL_WRITE;
 	dl->params = *p;
@@ -398,6 +157,8 @@ void smq_dl_node_init(struct smq_dl_node *n, u64 sector, u32 nr_sectors,
 	n->sector = sector;
 	n->nr_sectors = nr_sectors;
 	n->dir = dir == SMQ_DL_READ ? SMQ_DL_READ : SMQ_DL_WRITE;
+	RB_CLEAR_NODE(&n->sort_rb);
+	RB_CLEAR_NODE(&n->end_rb);
 	INIT_LIST_HEAD(&n->fifo);
 }
 EXPORT_SYMBOL_GPL(smq_dl_node_init);
@@ -449,7 +210,7 @@ static void smq_dl_unlink(struct smq_dl *dl, struct smq_dl_node *n)
 /* Lowest sorted node of @dir starting at or after @dl->latest_pos[dir]. */
 static struct smq_dl_node *smq_dl_next_request(struct smq_dl *dl, int dir)
 {
-	return smq_dl_of_sort(smq_dl_tree_lower_bound(dl->sort_root[dir],
+	return smq_dl_of_sort(smq_dl_tree_lower_bound(&dl->sort_root[dir],
 						      dl->latest_pos[dir],
 						      false));
 }
@@ -574,7 +335,7 @@ struct smq_dl_node *smq_dl_find_back_merge(struct smq_dl *dl, int dir,
 
 	if (dir != SMQ_DL_READ && dir != SMQ_DL_WRITE)
 		return NULL;
-	n = smq_dl_of_end(smq_dl_tree_lower_bound(dl->end_root[dir], sector,
+	n = smq_dl_of_end(smq_dl_tree_lower_bound(&dl->end_root[dir], sector,
 						  true));
 	return n && smq_dl_end(n) == sector ? n : NULL;
 }
@@ -599,7 +360,7 @@ struct smq_dl_node *smq_dl_find_front_merge(struct smq_dl *dl, int dir,
 	if (!dl->params.front_merges ||
 	    (dir != SMQ_DL_READ && dir != SMQ_DL_WRITE))
 		return NULL;
-	n = smq_dl_of_sort(smq_dl_tree_lower_bound(dl->sort_root[dir], end,
+	n = smq_dl_of_sort(smq_dl_tree_lower_bound(&dl->sort_root[dir], end,
 						   false));
 	return n && n->sector == end ? n : NULL;
 }
@@ -617,7 +378,7 @@ struct smq_dl_node *smq_dl_former(struct smq_dl_node *n)
 {
 	if (n->state != SMQ_DL_SORTED)
 		return NULL;
-	return smq_dl_of_sort(smq_dl_rb_prev(&n->sort_rb));
+	return smq_dl_of_sort(rb_prev(&n->sort_rb));
 }
 
 /**
@@ -632,7 +393,7 @@ struct smq_dl_node *smq_dl_latter(struct smq_dl_node *n)
 {
 	if (n->state != SMQ_DL_SORTED)
 		return NULL;
-	return smq_dl_of_sort(smq_dl_rb_next(&n->sort_rb));
+	return smq_dl_of_sort(rb_next(&n->sort_rb));
 }
 
 /**
@@ -664,10 +425,10 @@ void smq_dl_resized(struct smq_dl *dl, struct smq_dl_node *n,
 		n->nr_sectors = new_nr_sectors;
 		smq_dl_trees_add(dl, n);
 	} else if (new_sector + new_nr_sectors != old_end) {
-		smq_dl_rb_erase(&dl->end_root[n->dir], &n->end_rb);
+		/* Same seq: among equal ends it keeps its place. */
+		rb_erase(&n->end_rb, &dl->end_root[n->dir]);
 		n->nr_sectors = new_nr_sectors;
-		smq_dl_tree_add(&dl->end_root[n->dir], &n->end_rb,
-				smq_dl_end(n), n->seq, true);
+		rb_add(&n->end_rb, &dl->end_root[n->dir], smq_dl_end_less);
 	} else {
 		n->nr_sectors = new_nr_sectors;
 	}

@@ -49,6 +49,7 @@
 #define _SMQ_DL_H
 
 #include <linux/list.h>
+#include <linux/rbtree.h>
 #include <linux/types.h>
 
 #define SMQ_DL_READ	0
@@ -83,20 +84,6 @@ struct smq_dl_params {
 };
 
 /**
- * struct smq_dl_rb - red-black tree linkage
- * @parent: parent node, NULL at the root.
- * @left: left child.
- * @right: right child.
- * @red: node colour.
- */
-struct smq_dl_rb {
-	struct smq_dl_rb *parent;
-	struct smq_dl_rb *left;
-	struct smq_dl_rb *right;
-	bool red;
-};
-
-/**
  * struct smq_dl_node - a request as seen by the deadline core
  * @sector: first sector.
  * @nr_sectors: length in sectors.
@@ -119,8 +106,8 @@ struct smq_dl_node {
 	u8 state;
 	u64 fifo_time;
 	u64 seq;
-	struct smq_dl_rb sort_rb;
-	struct smq_dl_rb end_rb;
+	struct rb_node sort_rb;
+	struct rb_node end_rb;
 	struct list_head fifo;
 };
 
@@ -140,8 +127,8 @@ struct smq_dl_node {
  * @params: tunables.
  */
 struct smq_dl {
-	struct smq_dl_rb *sort_root[SMQ_DL_NR_DIRS];
-	struct smq_dl_rb *end_root[SMQ_DL_NR_DIRS];
+	struct rb_root sort_root[SMQ_DL_NR_DIRS];
+	struct rb_root end_root[SMQ_DL_NR_DIRS];
 	struct list_head fifo[SMQ_DL_NR_DIRS];
 	struct list_head at_head;
 	unsigned int count[SMQ_DL_NR_DIRS];

@@ -35,10 +35,10 @@ static void vfail(struct vstate *v, const char *why)
 	}
 }
 
-static const struct smq_dl_node *vnode(const struct smq_dl_rb *x, bool end)
+static const struct smq_dl_node *vnode(const struct rb_node *x, bool end)
 {
-	return end ? container_of(x, struct smq_dl_node, end_rb) :
-		     container_of(x, struct smq_dl_node, sort_rb);
+	return end ? rb_entry(x, struct smq_dl_node, end_rb) :
+		     rb_entry(x, struct smq_dl_node, sort_rb);
 }
 
 static u64 vkey(const struct smq_dl_node *n, bool end)
@@ -62,24 +62,25 @@ static void vmark(struct vstate *v, const struct smq_dl_node *n, int bit)
 	v->mark[i] |= 1 << bit;
 }
 
-/* Returns the black height of the subtree at @x (NULL leaves count 1). */
-static int vrb(struct vstate *v, const struct smq_dl_rb *x,
-	       const struct smq_dl_rb *parent, bool end, int dir, int depth)
+/*
+ * In-order walk of the subtree at @x: parent links, (key, seq) order,
+ * state and direction of every node.  The red-black rules themselves are
+ * the shim's (uk_rb_check(), tests/unit/lib/rbtree.c).
+ */
+static void vrb(struct vstate *v, const struct rb_node *x,
+		const struct rb_node *parent, bool end, int dir, int depth)
 {
 	const struct smq_dl_node *n;
-	int lh, rh;
 
 	if (!x)
-		return 1;
+		return;
 	if (depth > 128) {
 		vfail(v, "tree too deep (cycle?)");
-		return 1;
+		return;
 	}
-	if (x->parent != parent)
+	if (rb_parent(x) != parent)
 		vfail(v, "bad parent link");
-	if (x->red && parent && parent->red)
-		vfail(v, "red node with red parent");
-	lh = vrb(v, x->left, x, end, dir, depth + 1);
+	vrb(v, x->rb_left, x, end, dir, depth + 1);
 	n = vnode(x, end);
 	if (n->state != SMQ_DL_SORTED)
 		vfail(v, "tree node not in SORTED state");
@@ -94,10 +95,7 @@ static int vrb(struct vstate *v, const struct smq_dl_rb *x,
 	v->prev = n;
 	v->cnt++;
 	vmark(v, n, end ? 1 : 0);
-	rh = vrb(v, x->right, x, end, dir, depth + 1);
-	if (lh != rh)
-		vfail(v, "unequal black heights");
-	return lh + !x->red;
+	vrb(v, x->rb_right, x, end, dir, depth + 1);
 }
 
 /*
@@ -122,17 +120,18 @@ static bool dl_validate(const struct smq_dl *dl, const struct smq_dl_node *pool,
 		unsigned int sort_cnt, fifo_cnt = 0;
 		const struct smq_dl_node *prev = NULL;
 
-		if (dl->sort_root[dir] && dl->sort_root[dir]->red)
-			vfail(&v, "red root");
-		if (dl->end_root[dir] && dl->end_root[dir]->red)
-			vfail(&v, "red root");
+		const char *rb_why = NULL;
+
+		if (uk_rb_check(&dl->sort_root[dir], &rb_why) < 0 ||
+		    uk_rb_check(&dl->end_root[dir], &rb_why) < 0)
+			vfail(&v, rb_why);
 		v.prev = NULL;
 		v.cnt = 0;
-		vrb(&v, dl->sort_root[dir], NULL, false, dir, 0);
+		vrb(&v, dl->sort_root[dir].rb_node, NULL, false, dir, 0);
 		sort_cnt = v.cnt;
 		v.prev = NULL;
 		v.cnt = 0;
-		vrb(&v, dl->end_root[dir], NULL, true, dir, 0);
+		vrb(&v, dl->end_root[dir].rb_node, NULL, true, dir, 0);
 		if (v.cnt != sort_cnt)
 			vfail(&v, "sort and end trees differ in size");
 		for (pos = dl->fifo[dir].next; pos != &dl->fifo[dir];
