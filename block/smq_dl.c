@@ -17,6 +17,7 @@
  */
 #include <linux/bug.h>
 #include <linux/container_of.h>
+#include <linux/export.h>
 #include <linux/list.h>
 #include <linux/rbtree.h>
 #include <linux/string.h>
