@@ -40,9 +40,9 @@ choose() {
 # refused_einval NAME: writing NAME fails with EINVAL, the selection stays.
 refused_einval() {
 	_re_old=$(selected)
-	_re_err=$( (say "$1" >"$sf") 2>&1) && fail "$sf accepted '$1'"
-	say "$_re_err" | grep -qi 'invalid argument' ||
-		fail "writing '$1' to $sf failed with '$_re_err', not EINVAL"
+	_re_out=$(smq-helper write "$sf" "$1") && fail "$sf accepted '$1'"
+	[ "$_re_out" = "ret=-22" ] ||
+		fail "writing '$1' to $sf: $_re_out, not EINVAL (-22)"
 	[ "$(selected)" = "$_re_old" ] || fail "$sf reads '$(cat "$sf")' after refusing '$1'"
 	say "refused with EINVAL: $1"
 }

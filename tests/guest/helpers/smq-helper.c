@@ -78,6 +78,12 @@ static const char usage_text[] =
 "      Open DEV (O_RDONLY), print \"holding\", wait (polling every 100 ms,\n"
 "      at most 300 s) until FILE exists, close DEV, print \"closed\".\n"
 "      Exits 0; 1 if FILE did not appear in time (DEV is closed anyway).\n"
+"  write FILE STRING\n"
+"      Open FILE for writing and write STRING once (no newline added), as\n"
+"      a sysfs store sees it. Prints\n"
+"        ret=<bytes|-errno>\n"
+"      Exits 0 if all of STRING was written, 1 if the write failed or was\n"
+"      short (the errno is in the line: a shell's echo does not show it).\n"
 "\n"
 "Exit status 2: usage error, or a setup step failed (an open, fail-nth\n"
 "missing, --wait FILE never appeared); each error is one line on stderr.\n";
@@ -410,6 +416,29 @@ static int hold(int argc, char **argv)
 	return ret;
 }
 
+/* write FILE STRING: one write(2), its result printed. */
+static int write_file(int argc, char **argv)
+{
+	size_t len;
+	ssize_t ret;
+	int fd;
+
+	if (argc != 4) {
+		err_line(0, "usage: %s write FILE STRING", PROG);
+		return EX_SETUP;
+	}
+	fd = open(argv[2], O_WRONLY | O_CLOEXEC);
+	if (fd < 0) {
+		err_line(errno, "open %s", argv[2]);
+		return EX_SETUP;
+	}
+	len = strlen(argv[3]);
+	ret = write(fd, argv[3], len);
+	printf("ret=%zd\n", ret < 0 ? (ssize_t)-errno : ret);
+	close(fd);
+	return ret == (ssize_t)len ? EX_OK : EX_FAILED;
+}
+
 int main(int argc, char **argv)
 {
 	/* Line by line, even into a file a test script is polling. */
@@ -431,6 +460,8 @@ int main(int argc, char **argv)
 		return sgtimeout(argc, argv);
 	if (!strcmp(argv[1], "hold"))
 		return hold(argc, argv);
+	if (!strcmp(argv[1], "write"))
+		return write_file(argc, argv);
 	err_line(0, "unknown subcommand '%s' (%s -h lists them)", argv[1], PROG);
 	return EX_SETUP;
 }
