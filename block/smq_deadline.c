@@ -101,11 +101,13 @@ static void smq_dd_exit(struct smq_queue *q)
 
 /* Move lock-free insertions into the core, oldest first; dd->lock held. */
 static void smq_dd_drain(struct smq_dd *dd)
+	__must_hold(&dd->lock)
 {
-	struct llist_node *list = llist_del_all(&dd->inserted);
+	struct llist_node *list;
 	struct smq_request *rq, *next;
 
-	list = llist_reverse_order(list);
+	lockdep_assert_held(&dd->lock);
+	list = llist_reverse_order(llist_del_all(&dd->inserted));
 	llist_for_each_entry_safe(rq, next, list, elv.llist) {
 		smq_dl_node_init(&rq->dl_node, rq->sector, smq_rq_sectors(rq),
 				 smq_dd_dir(rq));
@@ -380,6 +382,7 @@ static long long smq_dd_ms_from_now(u64 t)
 /* One line per request of a FIFO (or the at-head list); dd->lock held. */
 static void smq_dd_fifo_show(struct seq_file *m, struct smq_dd *dd,
 			     struct list_head *fifo, const char *time)
+	__must_hold(&dd->lock)
 {
 	struct smq_dl_node *n;
 

@@ -182,6 +182,7 @@ static void smq_legacy_free_pool(struct smq_queue *q,
 /* Take a free request; queue_lock held, may drop it to sleep. */
 static struct smq_request *smq_legacy_get_rq(struct smq_queue *q,
 					     bool nowait)
+	__must_hold(&q->legacy->queue_lock)
 {
 	struct smq_legacy_queue *lq = q->legacy;
 	DEFINE_WAIT(wait);
@@ -237,7 +238,7 @@ static unsigned int smq_legacy_max_requests(struct smq_queue *q)
 
 /**
  * smq_legacy_set_nr_requests - limit the requests allocated at once
- * @q: legacy queue
+ * @q: legacy queue, its sysfs_lock held (the smq/nr_requests file)
  * @nr: 1 .. smq_legacy_max_requests()
  *
  * Lowering it lets the requests out now finish; new ones wait until
@@ -247,6 +248,7 @@ static void smq_legacy_set_nr_requests(struct smq_queue *q, unsigned int nr)
 {
 	struct smq_legacy_queue *lq = q->legacy;
 
+	lockdep_assert_held(&q->sysfs_lock);
 	spin_lock_irq(&lq->queue_lock);
 	lq->limit = nr;
 	WRITE_ONCE(q->nr_requests, nr);
@@ -285,10 +287,13 @@ static void smq_legacy_free_request(struct smq_request *rq)
 
 /* ---- dispatch ------------------------------------------------------- */
 
+/* The next request to dispatch: requeued ones first; queue_lock held. */
 static struct smq_request *smq_legacy_next(struct smq_legacy_queue *lq)
+	__must_hold(&lq->queue_lock)
 {
 	struct smq_request *rq;
 
+	lockdep_assert_held(&lq->queue_lock);
 	rq = list_first_entry_or_null(&lq->dispatch, struct smq_request,
 				      queuelist);
 	if (rq) {
@@ -298,14 +303,21 @@ static struct smq_request *smq_legacy_next(struct smq_legacy_queue *lq)
 	return lq->elv->legacy->next(lq->elv_data);
 }
 
+/* Put back a request the driver did not take, in front; queue_lock held. */
 static void smq_legacy_putback(struct smq_legacy_queue *lq,
 			       struct smq_request *rq)
+	__must_hold(&lq->queue_lock)
 {
+	lockdep_assert_held(&lq->queue_lock);
 	list_add(&rq->queuelist, &lq->dispatch);
 }
 
-/* The request_fn: queue_lock held with interrupts off on entry and exit. */
+/*
+ * The request_fn: queue_lock held with interrupts off on entry and exit;
+ * dropped around each ->queue_rq.
+ */
 static void smq_legacy_request_fn(struct smq_queue *q)
+	__must_hold(&q->legacy->queue_lock)
 {
 	struct smq_legacy_queue *lq = q->legacy;
 	const struct smq_mq_ops *ops = q->tag_set->ops;
@@ -516,7 +528,12 @@ static const struct smq_sched_ops *smq_legacy_get_elv(const char *name)
  */
 static ssize_t smq_legacy_sched_show(struct smq_queue *q, char *page)
 {
-	const struct smq_sched_ops *cur = q->legacy->elv;
+	/*
+	 * Compared, never dereferenced: the names printed are the built-in
+	 * noop's and the registry's (under smq_sched_lock), so an elevator
+	 * switched away from and unloaded meanwhile is never touched.
+	 */
+	const struct smq_sched_ops *cur = READ_ONCE(q->legacy->elv);
 	ssize_t len;
 
 	len = sysfs_emit(page, cur == &smq_legacy_noop ? "[noop]" : "noop");
@@ -527,20 +544,23 @@ static ssize_t smq_legacy_sched_show(struct smq_queue *q, char *page)
 
 /**
  * smq_legacy_sched_switch - change the elevator of a legacy queue
- * @q: legacy queue
+ * @q: legacy queue, its sysfs_lock held (the smq/scheduler file, or
+ *	smq_sched_init_queue())
  * @name: "noop" or a legacy elevator, loaded (smq_sched_get()) if need be
  *
- * Drains the queue (freeze), switches, and lets I/O in again.
+ * Drains the queue (freeze), switches under queue_lock, and lets I/O in
+ * again.
  *
  * Return: 0 or -EINVAL for an unknown name, -ENOMEM.
  */
 static int smq_legacy_sched_switch(struct smq_queue *q, const char *name)
 {
 	struct smq_legacy_queue *lq = q->legacy;
-	const struct smq_sched_ops *e = smq_legacy_get_elv(name);
-	const struct smq_sched_ops *old;
+	const struct smq_sched_ops *e, *old;
 	void *old_data, *data;
 
+	lockdep_assert_held(&q->sysfs_lock);
+	e = smq_legacy_get_elv(name);
 	if (!e) {
 		pr_err("unknown elevator '%.*s'\n",
 		       (int)strcspn(name, "\n"), name);
@@ -559,7 +579,7 @@ static int smq_legacy_sched_switch(struct smq_queue *q, const char *name)
 	spin_lock_irq(&lq->queue_lock);
 	old = lq->elv;
 	old_data = lq->elv_data;
-	lq->elv = e;
+	WRITE_ONCE(lq->elv, e);
 	lq->elv_data = data;
 	spin_unlock_irq(&lq->queue_lock);
 	old->legacy->exit(old_data);

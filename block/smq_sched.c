@@ -295,7 +295,7 @@ void smq_sched_init_queue(struct smq_queue *q)
 
 /**
  * smq_sched_set_nr_requests - change how many requests a queue may hold
- * @q: multiqueue queue
+ * @q: multiqueue queue, its sysfs_lock held (the smq/nr_requests file)
  * @nr: 1 .. the tag set's queue_depth (checked by the caller)
  *
  * New requests choose from the first @nr tags of their hardware queue's
@@ -305,6 +305,7 @@ void smq_sched_init_queue(struct smq_queue *q)
  */
 void smq_sched_set_nr_requests(struct smq_queue *q, unsigned int nr)
 {
+	lockdep_assert_held(&q->sysfs_lock);
 	smq_freeze_queue(q);
 	smq_queue_limit_depth(q, nr);
 	WRITE_ONCE(q->nr_requests, nr);

@@ -15,7 +15,9 @@
  *
  * Locking: shost->scan_mutex serializes scans and removal and protects
  * shost->targets and target->nr_luns; shost->__devices is changed under
- * both scan_mutex and host_lock (readers take either).
+ * both scan_mutex and host_lock (readers take either).  Every function
+ * here that touches them asserts scan_mutex (lockdep); host_lock is taken
+ * inside it, never the other way round.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -52,24 +54,29 @@ const struct device_type smq_target_type = {
 	.release = smq_target_release,
 };
 
+/* The known target @channel:@id of @shost, or NULL; scan_mutex held. */
 static struct smq_scsi_target *smq_target_find(struct smq_scsi_host *shost,
 					       unsigned int channel,
 					       unsigned int id)
 {
 	struct smq_scsi_target *t;
 
+	lockdep_assert_held(&shost->scan_mutex);
 	list_for_each_entry(t, &shost->targets, entry)
 		if (t->channel == channel && t->id == id)
 			return t;
 	return NULL;
 }
 
+/* Find or add the target @channel:@id of @shost; scan_mutex held. */
 static struct smq_scsi_target *smq_target_get(struct smq_scsi_host *shost,
 					      unsigned int channel,
 					      unsigned int id)
 {
-	struct smq_scsi_target *t = smq_target_find(shost, channel, id);
+	struct smq_scsi_target *t;
 
+	lockdep_assert_held(&shost->scan_mutex);
+	t = smq_target_find(shost, channel, id);
 	if (t)
 		return t;
 	t = kzalloc(sizeof(*t), GFP_KERNEL);
@@ -94,6 +101,7 @@ static struct smq_scsi_target *smq_target_get(struct smq_scsi_host *shost,
 /* Forget a target once no LUN is left under it (scan_mutex held). */
 static void smq_target_reap(struct smq_scsi_target *t)
 {
+	lockdep_assert_held(&t->host->scan_mutex);
 	if (t->nr_luns)
 		return;
 	list_del(&t->entry);
@@ -126,12 +134,14 @@ const struct device_type smq_sdev_type = {
 	.release = smq_sdev_release,
 };
 
+/* The LUN @channel:@id:@lun of @shost, or NULL; scan_mutex held. */
 static struct smq_scsi_device *smq_sdev_find(struct smq_scsi_host *shost,
 					     unsigned int channel,
 					     unsigned int id, u64 lun)
 {
 	struct smq_scsi_device *sdev;
 
+	lockdep_assert_held(&shost->scan_mutex);
 	list_for_each_entry(sdev, &shost->__devices, siblings)
 		if (sdev->channel == channel && sdev->id == id &&
 		    sdev->lun == lun)
@@ -139,6 +149,10 @@ static struct smq_scsi_device *smq_sdev_find(struct smq_scsi_host *shost,
 	return NULL;
 }
 
+/*
+ * A new LUN with its queue, on the host's device list (changed under both
+ * scan_mutex, held, and host_lock); not visible yet.
+ */
 static struct smq_scsi_device *smq_sdev_alloc(struct smq_scsi_target *t,
 					      u64 lun)
 {
@@ -147,6 +161,7 @@ static struct smq_scsi_device *smq_sdev_alloc(struct smq_scsi_target *t,
 	struct smq_queue *q;
 	int ret;
 
+	lockdep_assert_held(&shost->scan_mutex);
 	sdev = kzalloc(sizeof(*sdev), GFP_KERNEL);
 	if (!sdev)
 		return ERR_PTR(-ENOMEM);
@@ -212,6 +227,7 @@ static void smq_sdev_destroy(struct smq_scsi_device *sdev)
 	struct smq_scsi_target *t = sdev->sdev_target;
 	struct smq_queue *q;
 
+	lockdep_assert_held(&shost->scan_mutex);
 	if (sdev->is_visible) {
 		smq_scsi_device_set_state(sdev, SMQ_SDEV_CANCEL);
 		if (sdev->disk)
@@ -391,13 +407,14 @@ out:
 	return ret;
 }
 
-/* Make a probed LUN visible: sysfs, then its disk. */
+/* Make a probed LUN visible: sysfs, then its disk; scan_mutex held. */
 static void smq_sdev_add(struct smq_scsi_device *sdev)
 {
 	struct smq_scsi_target *t = sdev->sdev_target;
 	struct smq_scsi_host *shost = sdev->host;
 	int ret;
 
+	lockdep_assert_held(&shost->scan_mutex);
 	smq_scan_vpd(sdev);
 	if (shost->hostt->slave_configure) {
 		ret = shost->hostt->slave_configure(sdev);
@@ -434,7 +451,8 @@ static void smq_sdev_add(struct smq_scsi_device *sdev)
 }
 
 /*
- * Probe one LUN; add it if present, drop it otherwise.
+ * Probe one LUN; add it if present, drop it otherwise (scan_mutex held:
+ * the LUN functions it calls assert it).
  * Returns the probe result; *keep gets the LUN when it stays allocated.
  */
 static enum smq_probe smq_scan_lun(struct smq_scsi_target *t, u64 lun,
@@ -524,6 +542,7 @@ static int smq_report_luns(struct smq_scsi_device *sdev, u64 **out)
 	return n;
 }
 
+/* Probe (or rescan) target @channel:@id of @shost; scan_mutex held. */
 static void smq_scan_target(struct smq_scsi_host *shost, unsigned int channel,
 			    unsigned int id)
 {
@@ -534,6 +553,7 @@ static void smq_scan_target(struct smq_scsi_host *shost, unsigned int channel,
 	int n, i;
 	u64 lun;
 
+	lockdep_assert_held(&shost->scan_mutex);
 	t = smq_target_get(shost, channel, id);
 	if (!t)
 		return;

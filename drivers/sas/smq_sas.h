@@ -199,7 +199,7 @@ struct smq_sas_reply_queue {
  * struct smq_sas_host - one emulated HBA
  * @dev: "smq_sas_adapterN", child of the root device, parent of the SCSI
  *	host; its release frees this structure
- * @entry: in the module's host list (protected by the list's mutex)
+ * @entry: in the module's host list (protected by smq_sas_hosts_lock)
  * @id: N in the device name
  * @shost: the midlayer host, NULL until allocated
  * @cfg: the parameters this host was built with

@@ -32,7 +32,10 @@ static DEFINE_IDA(smq_sas_ida);		/* adapter numbers */
 
 /*
  * smq_sas_hosts_lock serializes adding and removing hosts and protects
- * smq_sas_hosts (in order of addition) and smq_sas_nr_hosts.
+ * smq_sas_hosts (in order of addition) and smq_sas_nr_hosts.  A mutex:
+ * adding a host scans it under the lock (scan_mutex and everything a
+ * scan takes nest inside), and the add_host parameter's writes take it
+ * inside kernel_param_lock.
  */
 static DEFINE_MUTEX(smq_sas_hosts_lock);
 static LIST_HEAD(smq_sas_hosts);
@@ -102,9 +105,13 @@ static void smq_sas_host_release(struct device *dev)
 	kfree(host);
 }
 
-/* Undo the midlayer part of smq_sas_host_add(); the adapter device stays. */
+/*
+ * Undo the midlayer part of smq_sas_host_add(); the adapter device stays.
+ * smq_sas_hosts_lock held (the host is already off the list).
+ */
 static void smq_sas_host_detach(struct smq_sas_host *host)
 {
+	lockdep_assert_held(&smq_sas_hosts_lock);
 	debugfs_remove_recursive(host->debugfs);
 	host->debugfs = NULL;
 	smq_scsi_remove_host(host->shost);	/* drains all commands */
@@ -113,12 +120,14 @@ static void smq_sas_host_detach(struct smq_sas_host *host)
 	host->shost = NULL;
 }
 
+/* The adapter device of a new host; smq_sas_hosts_lock held. */
 static struct smq_sas_host *
 smq_sas_host_create(const struct smq_sas_config *cfg)
 {
 	struct smq_sas_host *host;
 	int id, ret;
 
+	lockdep_assert_held(&smq_sas_hosts_lock);
 	id = ida_alloc_max(&smq_sas_ida, SMQ_SAS_MAX_HOSTS * 16, GFP_KERNEL);
 	if (id < 0)
 		return ERR_PTR(id);
