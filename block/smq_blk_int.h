@@ -219,18 +219,23 @@ enum {
  * @flags: SMQ_Q_* bits
  * @q_usage_counter: requests and entries in progress; killed to freeze
  * @freeze_wq: waiters for a freeze to end or to drain
- * @freeze_lock: protects @freeze_depth
+ * @freeze_lock: protects @freeze_depth (a mutex; nothing is taken under it)
  * @freeze_depth: nested freezes
- * @queue_lock: protects @quiesce_depth and @requeue_list
+ * @queue_lock: protects @quiesce_depth and @requeue_list, and orders
+ *	writes of @sched against readers outside the data path; irq-safe,
+ *	innermost (nothing is taken under it)
  * @quiesce_depth: nested quiesces; dispatch stops while > 0
  * @requeue_list: requests handed back by the driver for a later dispatch
  * @requeue_work: moves @requeue_list back into the queue
- * @sched: scheduler ops, NULL for none
+ * @sched: scheduler ops, NULL for none; written (smq_sched_set()) under
+ *	@sysfs_lock and @queue_lock with the queue frozen and quiesced, read
+ *	by the data path without a lock, by debugfs under @queue_lock
  * @sched_data: scheduler's per-queue data
  * @nr_requests: scheduler depth
  * @sysfs_lock: serializes sysfs writes that change the queue shape (a
  *	scheduler switch among them), the removal of @iosched_kobj, and
- *	@debugfs_dir and @sched_debugfs_dir
+ *	@debugfs_dir and @sched_debugfs_dir; outermost of the queue's locks
+ *	(see Documentation/layout.md, "Locks and their order")
  * @rq_affinity: completion CPU policy (0, 1, 2 as in Linux)
  * @nomerges: 0 merge, 1 simple merges only, 2 never merge
  * @timeout_timer: scans in-flight requests for expired deadlines

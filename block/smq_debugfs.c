@@ -239,20 +239,28 @@ static const struct smq_debugfs_name smq_queue_flag_names[] = {
  * @q: multiqueue queue
  * @m: the file
  *
- * The scheduler is read once: a switch changes it; the ops it names live
- * as long as their module, which the queue holds a reference to while it
- * runs it.
+ * The scheduler's name is copied under queue_lock, under which a switch
+ * publishes q->sched before it drops the old scheduler's module
+ * reference (smq_sched_set()): once switched away from, a scheduler's
+ * module (and the name in it) may go at any time.  Not q->sysfs_lock,
+ * which debugfs files never take (see struct smq_debugfs_attr).
  */
 void smq_mq_debugfs_state(struct smq_queue *q, struct seq_file *m)
 {
-	const struct smq_sched_ops *sched = READ_ONCE(q->sched);
+	const struct smq_sched_ops *sched;
+	char name[SMQ_SCHED_NAME_MAX];
 
-	seq_printf(m, "scheduler=%s\n", sched ? sched->name : "none");
+	spin_lock_irq(&q->queue_lock);
+	sched = q->sched;
+	strscpy(name, sched ? sched->name : "none", sizeof(name));
+	spin_unlock_irq(&q->queue_lock);
+	seq_printf(m, "scheduler=%s\n", name);
 }
 
 /*
  * state: flags (atomic bits), freeze_depth (under freeze_lock),
- * quiesce_depth (under queue_lock), then the path's lines.
+ * quiesce_depth (under queue_lock), then the path's lines (mq: the
+ * scheduler's name, copied under queue_lock).
  */
 static int smq_queue_state_show(void *data, struct seq_file *m)
 {

@@ -186,6 +186,21 @@ ssize_t smq_sched_list_show(char *page, ssize_t len,
 }
 
 /*
+ * Publish @ops as the queue's scheduler.  The data path reads q->sched
+ * without a lock (a switch freezes and quiesces the queue around the
+ * change); readers outside it (debugfs state) copy what they need of the
+ * ops under queue_lock, which is taken here, before the caller drops the
+ * old scheduler's module reference: such a reader either sees the new
+ * value or finishes with the old ops while its module is still pinned.
+ */
+static void smq_sched_set(struct smq_queue *q, const struct smq_sched_ops *ops)
+{
+	spin_lock_irq(&q->queue_lock);
+	WRITE_ONCE(q->sched, ops);
+	spin_unlock_irq(&q->queue_lock);
+}
+
+/*
  * Drain the queue (freeze) and stop dispatch (quiesce), swap schedulers,
  * let I/O in again.  The old scheduler is empty once the queue is frozen.
  * @ops (NULL: none) comes with a module reference, which the queue keeps
@@ -200,18 +215,20 @@ static int smq_sched_change(struct smq_queue *q,
 	smq_freeze_queue(q);
 	smq_quiesce_queue(q);
 	if (q->sched) {
+		const struct smq_sched_ops *old = q->sched;
+
 		smq_iosched_sysfs_del(q);
 		smq_debugfs_unregister_sched(q);
-		q->sched->exit_sched(q);
-		smq_sched_put(q->sched);
-		q->sched = NULL;
+		old->exit_sched(q);
+		smq_sched_set(q, NULL);
+		smq_sched_put(old);
 	}
 	if (ops) {
 		ret = ops->init_sched(q);
 		if (ret) {
 			smq_sched_put(ops);
 		} else {
-			q->sched = ops;
+			smq_sched_set(q, ops);
 			if (ops->attrs && test_bit(SMQ_Q_REGISTERED, &q->flags))
 				smq_iosched_sysfs_add(q, ops->attrs);
 			smq_debugfs_register_sched(q);
@@ -231,10 +248,16 @@ static int smq_sched_change(struct smq_queue *q,
  */
 ssize_t smq_sched_show(struct smq_queue *q, char *page)
 {
+	/*
+	 * Compared, never dereferenced: the names printed come from the
+	 * registry under smq_sched_lock, so a scheduler switched away from
+	 * and unloaded meanwhile is never touched.
+	 */
+	const struct smq_sched_ops *cur = READ_ONCE(q->sched);
 	ssize_t len;
 
-	len = sysfs_emit(page, q->sched ? "none" : "[none]");
-	len = smq_sched_list_show(page, len, q->sched, false);
+	len = sysfs_emit(page, cur ? "none" : "[none]");
+	len = smq_sched_list_show(page, len, cur, false);
 	len += sysfs_emit_at(page, len, "\n");
 	return len;
 }
@@ -334,9 +357,11 @@ bool smq_sched_bio_merge(struct smq_queue *q, struct bio *bio,
  */
 void smq_sched_exit_queue(struct smq_queue *q)
 {
-	if (!q->sched)
+	const struct smq_sched_ops *old = q->sched;
+
+	if (!old)
 		return;
-	q->sched->exit_sched(q);
-	smq_sched_put(q->sched);
-	q->sched = NULL;
+	old->exit_sched(q);
+	smq_sched_set(q, NULL);
+	smq_sched_put(old);
 }
