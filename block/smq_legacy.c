@@ -22,6 +22,7 @@
 #include <linux/debugfs.h>
 #include <linux/slab.h>
 #include <linux/mm.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
 #include "smq_blk_int.h"
@@ -315,6 +316,13 @@ static void smq_legacy_putback(struct smq_legacy_queue *lq,
 /*
  * The request_fn: queue_lock held with interrupts off on entry and exit;
  * dropped around each ->queue_rq.
+ *
+ * Quiesce: each request is taken, and the queue's quiesced state tested,
+ * inside an RCU read-side section that lasts until its ->queue_rq has
+ * returned, as the mq dispatch does.  smq_quiesce_queue() raises the
+ * depth and then waits for a grace period, so once it returns no
+ * ->queue_rq of this loop runs and no later pass starts one (it stops at
+ * the test).  smq_unquiesce_queue() reruns the queue.
  */
 static void smq_legacy_request_fn(struct smq_queue *q)
 	__must_hold(&q->legacy->queue_lock)
@@ -332,11 +340,18 @@ static void smq_legacy_request_fn(struct smq_queue *q)
 	lq->running = true;
 	do {
 		lq->rerun = false;
-		while (!smq_queue_quiesced(q) && (rq = smq_legacy_next(lq))) {
+		for (;;) {
+			rcu_read_lock();
+			rq = smq_queue_quiesced(q) ? NULL : smq_legacy_next(lq);
+			if (!rq) {
+				rcu_read_unlock();
+				break;
+			}
 			if (ops->get_budget) {
 				int token = ops->get_budget(q);
 
 				if (token < 0) {
+					rcu_read_unlock();
 					smq_legacy_putback(lq, rq);
 					set_bit(SMQ_Q_BUDGET_WAIT, &q->flags);
 					break;
@@ -345,6 +360,7 @@ static void smq_legacy_request_fn(struct smq_queue *q)
 			}
 			spin_unlock_irq(&lq->queue_lock);
 			ret = ops->queue_rq(rq, true);
+			rcu_read_unlock();
 			spin_lock_irq(&lq->queue_lock);
 			if (ret == BLK_STS_OK)
 				continue;

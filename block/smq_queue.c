@@ -88,10 +88,11 @@ bool smq_queue_quiesced(struct smq_queue *q)
  * @q: queue
  *
  * On return no ->queue_rq of this queue runs, and none starts until
- * smq_unquiesce_queue().  Requests keep queueing.  That holds for the mq
- * path, whose ->queue_rq calls run under RCU; the legacy dispatch loop
- * only stops starting new ones (nothing quiesces a legacy queue today:
- * its elevator switch freezes it).
+ * smq_unquiesce_queue().  Requests keep queueing.  Both paths call
+ * ->queue_rq inside an RCU read-side section that tested the quiesced
+ * state first (the mq dispatch and direct issue; the legacy dispatch
+ * loop, per request, across the dropped queue lock), so raising the
+ * depth and waiting for a grace period is enough.  Sleeps; nests.
  */
 void smq_quiesce_queue(struct smq_queue *q)
 {

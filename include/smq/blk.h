@@ -139,8 +139,9 @@ struct smq_request {
  *	rq->hctx is NULL (there is one queue and no hardware context), @last
  *	is always true, and it is called from the queue's dispatch loop
  *	(Linux's request_fn) with the queue lock dropped around the call.
- *	It must not sleep (on the mq path it runs under RCU, which is what
- *	smq_quiesce_queue() waits for).
+ *	It must not sleep: on both paths it runs under rcu_read_lock(),
+ *	which is what smq_quiesce_queue() waits for (once that returns,
+ *	no ->queue_rq of the queue runs until smq_unquiesce_queue()).
  * @get_budget: reserve a per-device slot; returns a token >= 0, or -1 when
  *	the device is busy.  The block layer owns the token: it keeps it in
  *	rq->budget_token and gives it back through @put_budget when the request
