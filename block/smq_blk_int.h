@@ -337,7 +337,6 @@ int smq_tags_alloc_rqs(struct smq_tag_set *set, struct smq_tags *tags,
 		       unsigned int hctx_idx);
 int smq_get_tag(struct smq_tags *tags, bool reserved, bool nowait,
 		struct smq_hw_ctx *hctx, unsigned int shallow);
-void smq_tags_limit_depth(struct smq_tags *tags, unsigned int depth);
 void smq_queue_limit_depth(struct smq_queue *q, unsigned int depth);
 void smq_put_tag(struct smq_tags *tags, unsigned int tag);
 unsigned int smq_tags_busy(struct smq_tags *tags);

@@ -257,9 +257,10 @@ static int smq_try_tag(struct smq_sbitmap_queue *sbq, unsigned int offset,
  * @depth: the smallest share smq_get_tag() will be asked to stay within
  *
  * Lowers the wake-up batch so that a waiter limited to @depth tags is
- * always woken.  Call before the first such allocation.
+ * always woken.  Call before the first such allocation, with the tag
+ * set's depth_lock held.
  */
-void smq_tags_limit_depth(struct smq_tags *tags, unsigned int depth)
+static void smq_tags_limit_depth(struct smq_tags *tags, unsigned int depth)
 {
 	struct smq_sbitmap_queue *sbq = &tags->bitmap_tags;
 
@@ -274,10 +275,18 @@ void smq_tags_limit_depth(struct smq_tags *tags, unsigned int depth)
  */
 void smq_queue_limit_depth(struct smq_queue *q, unsigned int depth)
 {
+	struct smq_tag_set *set = q->tag_set;
 	unsigned int i;
 
+	/*
+	 * Test-and-lower of min_shallow_depth: the async_depth store (no
+	 * sysfs_lock) and nr_requests stores, on this LUN or on another
+	 * one sharing the host's tags, may run at once.
+	 */
+	mutex_lock(&set->depth_lock);
 	for (i = 0; i < q->nr_hw_queues; i++)
 		smq_tags_limit_depth(q->hctxs[i]->tags, depth);
+	mutex_unlock(&set->depth_lock);
 	/* The lower wake-up batch before any allocation limited to @depth. */
 	smp_wmb();
 }
@@ -461,6 +470,7 @@ int smq_tag_set_init(struct smq_tag_set *set)
 	if (!set->timeout)
 		set->timeout = 30 * HZ;
 	mutex_init(&set->tag_list_lock);
+	mutex_init(&set->depth_lock);
 	INIT_LIST_HEAD(&set->tag_list);
 	ret = smq_tag_set_map(set);
 	if (ret)

@@ -212,6 +212,8 @@ struct smq_tag_set {
 	struct smq_tags *shared_tags;
 	struct mutex tag_list_lock;	/* protects tag_list */
 	struct list_head tag_list;
+	/* serializes lowering the tag spaces' min_shallow_depth */
+	struct mutex depth_lock;
 	unsigned int nr_legacy_requests;
 };
 
