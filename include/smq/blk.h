@@ -195,6 +195,9 @@ struct smq_mq_ops {
  * @shared_tags: the host-wide tags, or NULL
  * @tag_list_lock: protects @tag_list
  * @tag_list: queues using this set
+ * @depth_lock: serializes lowering the tag spaces' min_shallow_depth
+ *	(smq_queue_limit_depth(): nr_requests and async_depth stores of any
+ *	queue of the set)
  * @nr_legacy_requests: request pool size per legacy queue
  */
 struct smq_tag_set {
@@ -212,8 +215,7 @@ struct smq_tag_set {
 	struct smq_tags *shared_tags;
 	struct mutex tag_list_lock;	/* protects tag_list */
 	struct list_head tag_list;
-	/* serializes lowering the tag spaces' min_shallow_depth */
-	struct mutex depth_lock;
+	struct mutex depth_lock;	/* see smq_queue_limit_depth() */
 	unsigned int nr_legacy_requests;
 };
 
