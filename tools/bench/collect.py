@@ -191,6 +191,32 @@ def _kv_lines(text, nfields):
     return out
 
 
+def read_timeline(d):
+    """A "recovery" point's timeline (guest-points.sh run_recovery): per fio
+    job its disk, H:C:T:L and [ms, IOPS] samples (fio's 100 ms IOPS logs),
+    when the faults were injected, and LUN 0's and its host's state samples
+    [ms, lun-state, host-state]."""
+    jobs, inject = [], None
+    for line in (_read(os.path.join(d, "recovery.events")) or "").splitlines():
+        f = line.split()
+        if len(f) == 4 and f[0] == "job":
+            samples = []
+            for row in (_read(os.path.join(d, "lun_iops.%s.log" % f[1])) or "").splitlines():
+                v = [x.strip() for x in row.split(",")]
+                if len(v) >= 2 and v[0].isdigit() and v[1].isdigit():
+                    samples.append([int(v[0]), int(v[1])])
+            jobs.append({"job": int(f[1]), "disk": f[2], "hctl": f[3], "samples": samples})
+        elif len(f) == 2 and f[0] == "inject":
+            inject = int(f[1])
+    states = []
+    for line in (_read(os.path.join(d, "recovery.states")) or "").splitlines():
+        f = line.split()
+        if len(f) == 3 and f[0].isdigit():
+            states.append([int(f[0]), f[1], f[2]])
+    return {"jobs": jobs, "inject_ms": inject, "states": states,
+            "rules": (_read(os.path.join(d, "recovery.rules")) or "").splitlines()}
+
+
 def collect(plan, bench_dirs, config, boots=None):
     """The run's JSON document from the guests' results directories:
     BENCH_DIRS maps each setup id to the directory of the boot that ran it."""
@@ -254,6 +280,8 @@ def collect(plan, bench_dirs, config, boots=None):
                   reps=reps, summary=summary_of(reps) if reps else None,
                   counters={"before": cb, "after": ca,
                             "delta": {k: ca[k] - cb.get(k, 0) for k in ca}})
+        if p.kind.startswith("recovery;"):
+            js["timeline"] = read_timeline(d)
         points.append((p, js))
     return {"format": "smq-bench-1", "config": config, "notes": plan.notes,
             "boots": boots or [], "setups": setups, "points": merge_rounds(points)}

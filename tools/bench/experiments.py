@@ -659,6 +659,183 @@ class Latency(Experiment):
                      for m, label, _ in self.MODES]}]
 
 
+# ---- LUN-scoped recovery: one LUN in error handling, the others' IOPS -------
+
+BUCKET_MS = 100
+
+
+def iops_buckets(samples, t_end):
+    """fio's IOPS log of a job as one value per 100 ms bucket up to T_END
+    ms. fio writes a sample (time, IOPS over the time since the last one)
+    every log_avg_msec but none for a stretch without completions, and a
+    busy guest writes late: a gap of up to 250 ms is the late sample's
+    interval, a longer one had no I/O (zeros)."""
+    out = [0] * (t_end // BUCKET_MS + 1)
+    prev = 0
+    for t, v in samples:
+        first = (prev if t - prev <= 250 else t - BUCKET_MS) // BUCKET_MS
+        for b in range(max(first, 0), min(t // BUCKET_MS, len(out) - 1) + 1):
+            out[b] = v
+        prev = t
+    return out
+
+
+def recovery_window(tl, t_end):
+    """LUN 0's recovery in a "recovery" point's timeline: (start ms, end ms,
+    how it ended), or None when LUN 0 never stalled. Start: LUN 0's first
+    100 ms without I/O from the injection on (fio's clock starts up to
+    ~0.5 s after the injector's: the search starts 0.5 s early); end: the
+    first of LUN 0 doing I/O again (3 buckets in a row), its state going
+    offline, the end of the run."""
+    lun0 = next((j for j in tl["jobs"] if j["hctl"].endswith(":0")), None)
+    inj = tl.get("inject_ms")
+    if lun0 is None or inj is None:
+        return None
+    io = iops_buckets(lun0["samples"], t_end)
+    b0 = max(inj - 500, 0) // BUCKET_MS
+    start = next((b for b in range(b0, len(io)) if io[b] == 0), None)
+    if start is None:
+        return None
+    ends = [(t_end, "run ended")]
+    resumed = next((b for b in range(start, len(io) - 2) if min(io[b:b + 3]) > 0), None)
+    if resumed is not None:
+        ends.append((resumed * BUCKET_MS, "running"))
+    off = next((t for t, st, _ in tl["states"]
+                if t >= start * BUCKET_MS and st == "offline"), None)
+    if off is not None:
+        ends.append((off, "offline"))
+    end, why = min(ends)
+    return start * BUCKET_MS, end, why
+
+
+def healthy_iops(tl, t0, t1, t_end):
+    """Per 100 ms bucket in [T0, T1): the summed IOPS of the LUNs other
+    than LUN 0."""
+    others = [iops_buckets(j["samples"], t_end) for j in tl["jobs"]
+              if not j["hctl"].endswith(":0")]
+    return [sum(o[b] for o in others)
+            for b in range(t0 // BUCKET_MS, min(t1 // BUCKET_MS, t_end // BUCKET_MS))]
+
+
+def recovery_figures(tl, t_end):
+    """{baseline, during, ratio, worst, window_s, end} for a timeline of a
+    run of T_END ms: the healthy LUNs' summed IOPS before the injection
+    (from 1 s in to 0.5 s before it) and during LUN 0's recovery window, as
+    means, and the worst 100 ms of the window."""
+    w = recovery_window(tl, t_end)
+    base = healthy_iops(tl, 1000, (tl["inject_ms"] or 0) - 500, t_end)
+    out = {"baseline": statistics.mean(base) if base else None, "during": None,
+           "ratio": None, "worst": None, "window_s": None, "end": "no stall",
+           "window_ms": list(w[:2]) if w else None}
+    if w is None:
+        return out
+    during = healthy_iops(tl, w[0], w[1], t_end)
+    out.update(window_s=(w[1] - w[0]) / 1000.0, end=w[2])
+    if during and out["baseline"]:
+        out["during"] = statistics.mean(during)
+        out["ratio"] = out["during"] / out["baseline"]
+        out["worst"] = min(during) / out["baseline"]
+    return out
+
+
+class LunRecovery(Experiment):
+    name = "lun-recovery"
+    title = ("LUN-scoped recovery: 4 LUNs under fio randread, LUN 0 in error "
+             "handling, the other LUNs' IOPS every 100 ms")
+    seed = "(issue 12: Linux blocks every LUN of a host while its EH runs)"
+    about = ("One host, 4 LUNs (smq_sas 2 reply queues, softirq completion, "
+             "null backing; scsi_debug 2 queues, delay=0, fake_rw=1), fio "
+             "randread 4k iodepth 16, one job per LUN, IOPS logged every "
+             "100 ms. %d s in, LUN 0 gets device/timeout %d s, device/eh_timeout "
+             "%d s and the error rules (scsi_debug 6.12's debugfs format, the "
+             "same file in smq_sas): %s: its aborts of READ(10) fail, every "
+             "TEST UNIT READY and every READ(10) times out, so it goes through "
+             "the whole escalation to offline. Linux stops the whole host while "
+             "its error handler runs; smq recovers the LUN alone. Figure: the "
+             "healthy LUNs' IOPS during LUN 0's recovery window as a ratio to "
+             "before it (target >= 0.8).")
+    AT, TIMEOUT, EH_TIMEOUT = 8, 2, 3
+    RULES = ["3 1 0x28", "0 1 0x00", "0 1 0x28"]
+    seconds, reps, rounds = 70, 1, 1
+    quick_seconds, quick_reps, quick_rounds = 50, 1, 1
+    MODES = [("mq", "smq mq", lambda: smq(luns=4, queues=2, irqmode=1, sched="none")),
+             ("legacy", "smq legacy", lambda: smq(mq=False, luns=4, queues=2, irqmode=1,
+                                                  sched="noop")),
+             ("scsi_debug", "scsi_debug", lambda: scsi_debug(luns=4, queues=2,
+                                                             sched="none"))]
+    FIO = {"rw": "randread", "bs": "4k", "iodepth": 16, "norandommap": True}
+
+    def __init__(self):
+        self.about = self.about % (self.AT, self.TIMEOUT, self.EH_TIMEOUT,
+                                   ", ".join("'%s'" % r for r in self.RULES))
+
+    def kind(self):
+        return "recovery;%d;%d;%d;%s" % (self.AT, self.TIMEOUT, self.EH_TIMEOUT,
+                                         ",".join(self.RULES))
+
+    def build(self, ctx):
+        plan = Plan()
+        for mode, label, cfg in self.MODES:
+            s = plan.setup(cfg())
+            plan.point(s, mode, {"luns": 4}, 1, self.FIO,
+                       "%s 4 LUNs, LUN 0 recovering" % label, kind=self.kind())
+        return plan
+
+    def figures(self, r):
+        out = {}
+        for mode, _, _ in self.MODES:
+            p = r.get(mode, luns=4)
+            if p and p["status"] == "ok" and p.get("timeline"):
+                out[mode] = recovery_figures(p["timeline"], r.config["seconds"] * 1000)
+        return out
+
+    def tables(self, r):
+        figs = self.figures(r)
+        rows = []
+        for mode, label, _ in self.MODES:
+            f = figs.get(mode)
+            if f is None:
+                p = r.get(mode, luns=4)
+                rows.append([label, p["status"] if p else "n/a", "", "", "", "", ""])
+                continue
+            rows.append([label, kiops(f["baseline"]) if f["baseline"] else "-",
+                         kiops(f["during"]) if f["during"] is not None else "-",
+                         "%.2f" % f["ratio"] if f["ratio"] is not None else "-",
+                         "%.2f" % f["worst"] if f["worst"] is not None else "-",
+                         "%.1f" % f["window_s"] if f["window_s"] is not None else "-",
+                         f["end"]])
+        out = [columns("healthy LUNs 1-3 (summed KIOPS) before and during LUN 0's recovery",
+                       ["", "before", "during", "ratio", "worst 100 ms", "window s",
+                        "LUN 0 ended"], rows)]
+        out.append("window: from LUN 0's first 100 ms without I/O after the injection to "
+                   "LUN 0 doing I/O again, going offline or the run's end; ratio: "
+                   "mean during / mean before (target >= 0.8), worst: the lowest 100 ms "
+                   "sample during / mean before.\n")
+        return "\n".join(out)
+
+    def panels(self, r):
+        panels = []
+        for mode, label, _ in self.MODES:
+            p = r.get(mode, luns=4)
+            if not p or not p.get("timeline"):
+                continue
+            tl = p["timeline"]
+            t_end = r.config["seconds"] * 1000
+            w = recovery_window(tl, t_end)
+            series = [("LUN %s" % j["hctl"].split(":")[-1],
+                       [(b * BUCKET_MS / 1000.0, v / 1000.0)
+                        for b, v in enumerate(iops_buckets(j["samples"], t_end))])
+                      for j in sorted(tl["jobs"], key=lambda j: j["hctl"])]
+            marks = []
+            if tl.get("inject_ms") is not None:
+                marks.append((tl["inject_ms"] / 1000.0, "faults injected"))
+            panels.append({"kind": "timeline", "title": "%s: IOPS per LUN" % label,
+                           "xlabel": "s", "ylabel": "KIOPS", "series": series,
+                           "marks": marks,
+                           "span": (w[0] / 1000.0, w[1] / 1000.0) if w else None})
+        return panels
+
+
 # ---- the bench's own test -------------------------------------------------
 
 class Selftest(Experiment):
@@ -697,4 +874,4 @@ class Selftest(Experiment):
 
 EXPERIMENTS = {e.name: e for e in (Seed000Grid(), Seed002Bs(), Seed001SharedTags(),
                                    Seed004Rw(), Seed003Completion(), Latency(),
-                                   Selftest())}
+                                   LunRecovery(), Selftest())}

@@ -6,7 +6,7 @@
 # Runs the points of a plan written by the host ($BENCH_PLAN, one line each,
 # fields separated by tabs):
 #   setup <TAB> SID <TAB> TARGET-SPEC <TAB> DISKS <TAB> EXTRAS
-#   point <TAB> PID <TAB> SID <TAB> JOBS <TAB> FIO-ARGS
+#   point <TAB> PID <TAB> SID <TAB> JOBS <TAB> FIO-ARGS [<TAB> KIND]
 # A setup brings a target up (tests/guest/targets, spec as in
 # tests/guest/lib/target.sh), waits for DISKS new disks and applies EXTRAS
 # (space separated): sched=NAME (smq/scheduler of an smq disk, else
@@ -17,7 +17,8 @@
 # BENCH_FIO (the common options: libaio, direct, group_reporting, JSON...),
 # FIO-ARGS and, for every disk, a job section with JOBS jobs (one group). Smq's counters (smq/iosched/lock_stats,
 # mq/N/{busy,dispatched,direct,queued,runs}, the disk's stat, smq_sas's
-# reply_queues) are saved before and after each point.
+# reply_queues) are saved before and after each point. A point of KIND
+# "recovery;..." is a fault-injection timeline instead (run_recovery).
 #
 # Output under /results/bench/: guest.info, setups/SID/ (status, up.log,
 # params, disks, mem.before/after, dmesg), points/PID/ (fio.cmd, repN.json,
@@ -231,6 +232,99 @@ run_point() {
 	[ "$_p_st" = ok ]
 }
 
+# uptime_ms: milliseconds since boot (10 ms resolution).
+uptime_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
+
+# hctl_of DEV: the H:C:T:L of a SCSI disk (smq's or the kernel's).
+hctl_of() {
+	_ho=$(readlink -f "/sys/block/${1##*/}/device")
+	say "${_ho##*/}"
+}
+
+# error_file HCTL: the LUN's fault-injection rules in debugfs, in
+# scsi_debug 6.12's format: scsi_debug's own or smq_sas's.
+error_file() {
+	for _ef in "/sys/kernel/debug/scsi_debug/$1/error" "/sys/kernel/debug/smq_sas/$1/error"; do
+		[ -w "$_ef" ] && { say "$_ef"; return 0; }
+	done
+	return 1
+}
+
+# host_state_file H: the state of SCSI host H (the kernel's or smq's).
+host_state_file() {
+	for _hs in "/sys/class/scsi_host/host$1/state" "/sys/class/smq_host/host$1/state"; do
+		[ -r "$_hs" ] && { say "$_hs"; return 0; }
+	done
+	say /dev/null
+}
+
+# run_recovery PLAN-LINE: the point kind "recovery;AT;TIMEOUT;EH_TIMEOUT;RULES"
+# (RULES: error lines separated by commas). One fio run on every disk (one
+# job each, per-job IOPS logged every 100 ms: lun_iops.N.log); AT s into it
+# LUN 0 of the first host gets device/timeout TIMEOUT, device/eh_timeout
+# EH_TIMEOUT and the error RULES, in order; until fio ends, LUN 0's state
+# and its host's are sampled every 100 ms (recovery.states "MS LUN HOST").
+# recovery.events: "job N DEV HCTL" per fio job, "inject MS". Times in ms
+# from fio's start. LUN 0's fio job may end with an error (its LUN may go
+# offline): the point is ok when fio wrote its JSON.
+run_recovery() {
+	_r_id=$(field "$1" 2)
+	_r_args=$(field "$1" 5)
+	_r_d=$out/points/$_r_id
+	mkdir -p "$_r_d"
+	_r_old_ifs=$IFS
+	IFS=';'
+	# shellcheck disable=SC2086 # split the kind on ';'
+	set -- $(field "$1" 6)
+	IFS=$_r_old_ifs
+	_r_at=$2 _r_tmo=$3 _r_eht=$4 _r_rules=$5
+	grep -q ' /sys/kernel/debug debugfs ' /proc/mounts ||
+		mount -t debugfs none /sys/kernel/debug
+	_r_lun0='' _r_i=1
+	: >"$_r_d/recovery.events"
+	for _r_dev in $DEVS; do
+		_r_h=$(hctl_of "$_r_dev")
+		say "job $_r_i ${_r_dev##*/} $_r_h" >>"$_r_d/recovery.events"
+		[ -z "$_r_lun0" ] && [ "${_r_h##*:}" = 0 ] && _r_lun0=$_r_dev _r_hctl=$_r_h
+		_r_i=$((_r_i + 1))
+	done
+	[ -n "$_r_lun0" ] || { say "no LUN 0 among $DEVS"; return 1; }
+	_r_err=$(error_file "$_r_hctl") || { say "no debugfs error file for $_r_hctl"; return 1; }
+	_r_sdev=/sys/block/${_r_lun0##*/}/device
+	_r_hstate=$(host_state_file "${_r_hctl%%:*}")
+	_r_cmd="fio $BENCH_FIO --runtime=$BENCH_SECONDS $_r_args --write_iops_log=$_r_d/lun --log_avg_msec=100$(fio_sections 1)"
+	say "$_r_cmd" >"$_r_d/fio.cmd"
+	say "$(say "$DEVS" | wc -w)" >"$_r_d/jobs"
+	counters >"$_r_d/counters.before"
+	head -n 1 /proc/stat >"$_r_d/stat.1.before"
+	_r_t0=$(uptime_ms)
+	# shellcheck disable=SC2086 # word splitting of the fio arguments
+	$_r_cmd --output="$_r_d/rep1.json" >"$_r_d/rep1.err" 2>&1 </dev/null &
+	_r_pid=$!
+	sleep "$_r_at"
+	say "$_r_tmo" >"$_r_sdev/timeout"
+	[ -w "$_r_sdev/eh_timeout" ] && say "$_r_eht" >"$_r_sdev/eh_timeout"
+	say "inject $(($(uptime_ms) - _r_t0))" >>"$_r_d/recovery.events"
+	say "$_r_rules" | tr ',' '\n' | while IFS= read -r _r_rule; do
+		say "$_r_rule" >"$_r_err" || say "cannot write '$_r_rule' to $_r_err"
+	done
+	: >"$_r_d/recovery.states"
+	while kill -0 "$_r_pid" 2>/dev/null; do
+		say "$(($(uptime_ms) - _r_t0)) $(cat "$_r_sdev/state" 2>/dev/null || say gone) $(cat "$_r_hstate" 2>/dev/null || say -)" \
+			>>"$_r_d/recovery.states"
+		sleep 0.1
+	done
+	wait "$_r_pid"
+	head -n 1 /proc/stat >"$_r_d/stat.1.after"
+	cat "$_r_err" >"$_r_d/recovery.rules" 2>/dev/null
+	counters >"$_r_d/counters.after"
+	_r_st=ok
+	[ -s "$_r_d/rep1.json" ] || { _r_st=failed; cat "$_r_d/rep1.err"; }
+	say "$_r_st" >"$_r_d/status"
+	ctl "BENCH-POINT $_r_id $_r_st $(fio_sum "$_r_d/rep1.json" iops) 0"
+	[ "$_r_st" = ok ]
+}
+
 # warm_up PLAN-LINE DIR: one short discarded fio run of the setup's first
 # point, so that the first measured run does not pay for TCG translating the
 # code paths and for fio's first start on these disks.
@@ -279,7 +373,10 @@ run_setup() {
 	awk -F'\t' -v s="$1" '$1 == "point" && $3 == s' "$plan" >"$_s_d/points"
 	warm_up "$(head -n 1 "$_s_d/points")" "$_s_d"
 	while IFS= read -r _s_p; do
-		run_point "$_s_p" </dev/null || _s_st=1
+		case $(field "$_s_p" 6) in
+		recovery\;*) run_recovery "$_s_p" </dev/null || _s_st=1 ;;
+		*) run_point "$_s_p" </dev/null || _s_st=1 ;;
+		esac
 	done <"$_s_d/points"
 	target_down >"$_s_d/down.log" 2>&1 || { cat "$_s_d/down.log"; exit 1; }
 	exit "$_s_st"

@@ -39,7 +39,7 @@ class Setup:
 class Point:
     """One fio workload on the disks of a setup."""
 
-    def __init__(self, pid, setup, mode, key, jobs, fio, label):
+    def __init__(self, pid, setup, mode, key, jobs, fio, label, kind=""):
         self.pid = pid
         self.setup = setup
         self.mode = mode  # a column/line of the experiment's tables and plot
@@ -47,6 +47,9 @@ class Point:
         self.jobs = jobs  # fio jobs per disk
         self.fio = fio  # fio options, e.g. {"rw": "randread", "bs": "1k"}
         self.label = label
+        # "" for plain fio runs, else a special run of guest-points.sh
+        # ("recovery;...": a fault-injection timeline)
+        self.kind = kind
         self.base = pid  # the point this one repeats (Plan.interleave)
         self.round = 1
 
@@ -60,7 +63,7 @@ class Point:
         return {"id": self.pid, "setup": self.setup.sid, "mode": self.mode,
                 "key": self.key, "jobs_per_disk": self.jobs,
                 "disks": self.setup.disks, "fio_args": self.fio_args(),
-                "label": self.label}
+                "kind": self.kind, "label": self.label}
 
 
 class Plan:
@@ -78,8 +81,8 @@ class Plan:
         self.setups.append(s)
         return s
 
-    def point(self, setup, mode, key, jobs, fio, label):
-        p = Point(len(self.points), setup, mode, key, jobs, dict(fio), label)
+    def point(self, setup, mode, key, jobs, fio, label, kind=""):
+        p = Point(len(self.points), setup, mode, key, jobs, dict(fio), label, kind)
         self.points.append(p)
         return p
 
@@ -104,7 +107,7 @@ class Plan:
                 for p in self.points:
                     if p.setup is s:
                         q = Point(len(points), c, p.mode, p.key, p.jobs, p.fio,
-                                  "%s (round %d/%d)" % (p.label, r, rounds))
+                                  "%s (round %d/%d)" % (p.label, r, rounds), p.kind)
                         q.base, q.round = p.pid, r
                         points.append(q)
         self.setups, self.points = setups, points
@@ -132,8 +135,8 @@ class Plan:
             lines.append("\t".join(["setup", s.sid, s.spec, str(s.disks), extras]))
             for p in self.points:
                 if p.setup is s:
-                    lines.append("\t".join(["point", str(p.pid), s.sid,
-                                            str(p.jobs), p.fio_args()]))
+                    f = ["point", str(p.pid), s.sid, str(p.jobs), p.fio_args()]
+                    lines.append("\t".join(f + ([p.kind] if p.kind else [])))
         return "\n".join(lines) + "\n"
 
 

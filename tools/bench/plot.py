@@ -7,6 +7,10 @@ A panel is a dict:
    "series": [(name, [(x, y, lo, hi), ...]), ...]}        lines + error bars
   {"kind": "bars", "title", "ylabel", "categories": [label, ...],
    "series": [(name, [(y, lo, hi) or None, ...]), ...]}   clustered bars
+  {"kind": "timeline", "title", "xlabel", "ylabel",
+   "series": [(name, [(x, y), ...]), ...],                 plain lines, with
+   "marks": [(x, label), ...], "span": (x0, x1) or None}   vertical marks and
+                                                           a shaded span
 Category labels break into lines at spaces.
 """
 
@@ -32,7 +36,12 @@ def script(panels, title, png):
     out.append("set output %s" % _q(png))
     out.append('set datafile missing "?"')
     for i, p in enumerate(panels):
-        if p["kind"] == "lines":
+        if p["kind"] == "timeline":
+            for j, (_, pts) in enumerate(p["series"]):
+                out.append("$d%d_%d << EOD" % (i, j))
+                out += ["%g %s" % (x, _num(y)) for x, y in pts]
+                out.append("EOD")
+        elif p["kind"] == "lines":
             for j, (_, pts) in enumerate(p["series"]):
                 out.append("$d%d_%d << EOD" % (i, j))
                 out += ["%g %s %s %s" % (x, _num(y), _num(lo), _num(hi))
@@ -54,7 +63,19 @@ def script(panels, title, png):
                 "set title %s" % _q(p.get("title", "")),
                 "set ylabel %s" % _q(p.get("ylabel", "")),
                 "set yrange [0:*]", "set key below horizontal font ',9'"]
-        if p["kind"] == "lines":
+        if p["kind"] == "timeline":
+            out.append("set xlabel %s" % _q(p.get("xlabel", "")))
+            if p.get("span"):
+                out.append("set object 1 rect from %g,graph 0 to %g,graph 1 behind "
+                           "fc rgb '#ffd8d8' fs solid 0.6 noborder" % p["span"])
+            for k, (x, label) in enumerate(p.get("marks", [])):
+                out.append("set arrow %d from %g,graph 0 to %g,graph 1 nohead dt 2 lw 1"
+                           % (k + 1, x, x))
+                out.append("set label %d %s at %g,graph 0.97 left offset 0.5,0 font ',8'"
+                           % (k + 1, _q(label), x))
+            plots = ["$d%d_%d using 1:2 with lines lw 1.5 title %s" % (i, j, _q(name))
+                     for j, (name, _) in enumerate(p["series"])]
+        elif p["kind"] == "lines":
             out.append("set xlabel %s" % _q(p.get("xlabel", "")))
             if p.get("logx"):
                 out.append("set logscale x 2")
