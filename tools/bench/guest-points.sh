@@ -274,7 +274,7 @@ run_recovery() {
 	mkdir -p "$_r_d"
 	_r_old_ifs=$IFS
 	IFS=';'
-	# shellcheck disable=SC2086 # split the kind on ';'
+	# shellcheck disable=SC2046 # split the kind on ";"
 	set -- $(field "$1" 6)
 	IFS=$_r_old_ifs
 	_r_at=$2 _r_tmo=$3 _r_eht=$4 _r_rules=$5
