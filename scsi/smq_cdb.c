@@ -1052,12 +1052,44 @@ int smq_cdb_decode_mode_sense(const u8 *cdb, unsigned int len,
 EXPORT_SYMBOL_GPL(smq_cdb_decode_mode_sense);
 
 /**
+ * smq_cdb_decode_mode_select() - decode MODE SELECT (6/10)
+ * @cdb: received CDB.
+ * @len: its length.
+ * @req: output.
+ *
+ * Return: 0, or -EINVAL if it is not a complete MODE SELECT.
+ */
+int smq_cdb_decode_mode_select(const u8 *cdb, unsigned int len,
+			       struct smq_mode_select_req *req)
+{
+	if (!smq_cdb_complete(cdb, len) || !req)
+		return -EINVAL;
+	memset(req, 0, sizeof(*req));
+	switch (cdb[0]) {
+	case SMQ_OP_MODE_SELECT_6:
+		req->param_len = cdb[4];
+		break;
+	case SMQ_OP_MODE_SELECT_10:
+		req->ten = true;
+		req->param_len = get_unaligned_be16(&cdb[7]);
+		break;
+	default:
+		return -EINVAL;
+	}
+	req->pf = cdb[1] & 0x10;
+	req->sp = cdb[1] & 0x01;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(smq_cdb_decode_mode_select);
+
+/**
  * smq_cdb_alloc_len() - allocation length of a data-in command
  * @cdb: received CDB.
  * @len: its length.
  *
- * Knows INQUIRY, MODE SENSE (6/10), REQUEST SENSE, REPORT LUNS,
- * READ CAPACITY (10) (always 8) and READ CAPACITY (16).
+ * Knows INQUIRY, MODE SENSE (6/10), REQUEST SENSE, REPORT LUNS, LOG
+ * SENSE, READ CAPACITY (10) (always 8), READ CAPACITY (16), GET LBA
+ * STATUS, REPORT TARGET PORT GROUPS and REPORT SUPPORTED OPERATION CODES.
  *
  * Return: the allocation length (at most INT_MAX), or -EINVAL.
  */
@@ -1077,10 +1109,18 @@ int smq_cdb_alloc_len(const u8 *cdb, unsigned int len)
 		return 8;
 	case SMQ_OP_REPORT_LUNS:
 		return min_t(u32, get_unaligned_be32(&cdb[6]), INT_MAX);
+	case SMQ_OP_LOG_SENSE:
+		return get_unaligned_be16(&cdb[7]);
 	case SMQ_OP_SERVICE_ACTION_IN_16:
-		if ((cdb[1] & 0x1f) != SMQ_SAI_READ_CAPACITY_16)
+		if ((cdb[1] & 0x1f) != SMQ_SAI_READ_CAPACITY_16 &&
+		    (cdb[1] & 0x1f) != SMQ_SAI_GET_LBA_STATUS)
 			return -EINVAL;
 		return min_t(u32, get_unaligned_be32(&cdb[10]), INT_MAX);
+	case SMQ_OP_MAINTENANCE_IN:
+		if ((cdb[1] & 0x1f) != SMQ_MI_REPORT_TPGS &&
+		    (cdb[1] & 0x1f) != SMQ_MI_REPORT_OPCODES)
+			return -EINVAL;
+		return min_t(u32, get_unaligned_be32(&cdb[6]), INT_MAX);
 	default:
 		return -EINVAL;
 	}
@@ -1144,6 +1184,7 @@ int smq_emu_inquiry(const struct smq_lun_info *lu, u8 *buf, unsigned int len)
 	d[2] = 0x06;			/* SPC-4 */
 	d[3] = 0x10 | 0x02;		/* HISUP, response data format 2 */
 	d[4] = sizeof(d) - 5;
+	d[5] = (lu->tpgs & 3) << 4;	/* TPGS */
 	d[7] = 0x02;			/* CMDQUE */
 	smq_put_padded(&d[8], lu->vendor, 8);
 	smq_put_padded(&d[16], lu->model, 16);
@@ -1173,7 +1214,21 @@ static unsigned int smq_emu_vpd83(const struct smq_lun_info *lu, u8 *p)
 	smq_put_padded(&p[n + 12], lu->model, 16);
 	if (slen)
 		memcpy(&p[n + 28], lu->serial, slen);
-	return n + 28 + slen;
+	n += 28 + slen;
+	if (lu->tpgs) {
+		/* SAS, binary, PIV, associated with the target port */
+		p[n] = 0x61;
+		p[n + 1] = 0x90 | SMQ_DESIG_REL_PORT;
+		p[n + 3] = 4;
+		put_unaligned_be16(lu->rel_port, &p[n + 6]);
+		n += 8;
+		p[n] = 0x61;
+		p[n + 1] = 0x90 | SMQ_DESIG_TPG;
+		p[n + 3] = 4;
+		put_unaligned_be16(lu->tpg_id, &p[n + 6]);
+		n += 8;
+	}
+	return n;
 }
 
 /**
@@ -1323,9 +1378,10 @@ EXPORT_SYMBOL_GPL(smq_emu_report_luns);
  * @buf: output.
  * @len: room in @buf (normally the allocation length).
  *
- * Pages: caching (0x08), control (0x0a), all (0x3f, subpage 0 or 0xff).
- * A short block descriptor (a long one for MODE SENSE(10) with LLBAA)
- * unless DBD.  The changeable values show WCE only.
+ * Pages: read-write error recovery (0x01), caching (0x08), control
+ * (0x0a), informational exceptions control (0x1c), all (0x3f, subpage 0
+ * or 0xff).  A short block descriptor (a long one for MODE SENSE(10)
+ * with LLBAA) unless DBD.  The changeable values show WCE only.
  *
  * Return: the number of bytes written, or -EINVAL for a page not
  * supported (the caller answers INVALID FIELD IN CDB).
@@ -1337,12 +1393,14 @@ int smq_emu_mode_sense(const struct smq_lun_info *lu,
 	bool all = req->page == SMQ_MODE_PAGE_ALL;
 	bool chg = req->pc == SMQ_MODE_PC_CHANGEABLE;
 	unsigned int p = req->ten ? 8 : 4, bdl = 0;
-	u8 d[64] = { 0 };
+	u8 d[96] = { 0 };
 
 	if (req->subpage && !(all && req->subpage == 0xff))
 		return -EINVAL;
-	if (!all && req->page != SMQ_MODE_PAGE_CACHING &&
-	    req->page != SMQ_MODE_PAGE_CONTROL)
+	if (!all && req->page != SMQ_MODE_PAGE_RW_RECOVERY &&
+	    req->page != SMQ_MODE_PAGE_CACHING &&
+	    req->page != SMQ_MODE_PAGE_CONTROL &&
+	    req->page != SMQ_MODE_PAGE_IEC)
 		return -EINVAL;
 	if (!req->dbd && req->ten && req->llbaa) {
 		bdl = 16;
@@ -1355,6 +1413,13 @@ int smq_emu_mode_sense(const struct smq_lun_info *lu,
 		smq_put_be24(lu->block_size, &d[p + 5]);
 	}
 	p += bdl;
+	if (all || req->page == SMQ_MODE_PAGE_RW_RECOVERY) {
+		d[p] = SMQ_MODE_PAGE_RW_RECOVERY;
+		d[p + 1] = 0x0a;
+		if (!chg)
+			d[p + 2] = 0xc0;	/* AWRE, ARRE; no retries */
+		p += 12;
+	}
 	if (all || req->page == SMQ_MODE_PAGE_CACHING) {
 		d[p] = SMQ_MODE_PAGE_CACHING;
 		d[p + 1] = 0x12;
@@ -1370,6 +1435,13 @@ int smq_emu_mode_sense(const struct smq_lun_info *lu,
 		}
 		p += 12;
 	}
+	if (all || req->page == SMQ_MODE_PAGE_IEC) {
+		d[p] = SMQ_MODE_PAGE_IEC;
+		d[p + 1] = 0x0a;
+		if (!chg)
+			d[p + 3] = 0x06;	/* MRIE: report on request */
+		p += 12;
+	}
 	if (req->ten) {
 		put_unaligned_be16(p - 2, &d[0]);
 		d[3] = lu->dpofua ? 0x10 : 0;
@@ -1382,3 +1454,124 @@ int smq_emu_mode_sense(const struct smq_lun_info *lu,
 	return smq_copy_out(buf, len, d, p);
 }
 EXPORT_SYMBOL_GPL(smq_emu_mode_sense);
+
+/* The page @code of @lu (no header) in @pg; its length, or -EINVAL. */
+static int smq_emu_mode_page(const struct smq_lun_info *lu, u8 code, u8 pc,
+			     u8 *pg, unsigned int room)
+{
+	struct smq_mode_sense_req req = {
+		.dbd = true, .pc = pc, .page = code, .alloc_len = 255,
+	};
+	u8 d[64];
+	int ret = smq_emu_mode_sense(lu, &req, d, sizeof(d));
+	unsigned int n;
+
+	if (ret < 6 || code == SMQ_MODE_PAGE_ALL)
+		return -EINVAL;
+	n = min_t(unsigned int, d[5] + 2U, ret - 4U);
+	if (n > room)
+		return -EINVAL;
+	memcpy(pg, &d[4], n);
+	return n;
+}
+
+/* The block descriptor at @bd (@bdl bytes) describes @lu as it is? */
+static bool smq_emu_block_desc_ok(const struct smq_lun_info *lu,
+				  const u8 *bd, unsigned int bdl)
+{
+	u64 nr;
+
+	if (bdl == 16) {
+		nr = get_unaligned_be64(&bd[0]);
+		if (get_unaligned_be32(&bd[8]) ||
+		    get_unaligned_be32(&bd[12]) != lu->block_size)
+			return false;
+		return !nr || nr == lu->nr_blocks;
+	}
+	/* Short: NUMBER OF BLOCKS, density code, BLOCK LENGTH (24 bits). */
+	nr = get_unaligned_be32(&bd[0]);
+	if (bd[4] || (get_unaligned_be32(&bd[4]) & 0xffffff) != lu->block_size)
+		return false;
+	return !nr || nr == min_t(u64, lu->nr_blocks, U32_MAX);
+}
+
+/**
+ * smq_emu_mode_select() - check a MODE SELECT parameter list
+ * @lu: the logical unit, as it is now (its current and changeable
+ *	values are those of smq_emu_mode_sense()).
+ * @buf: the parameter list received.
+ * @len: its length (the PARAMETER LIST LENGTH, or less if less came).
+ * @ten: MODE SELECT(10) header.
+ * @wce: output: the WCE bit the list asks for (@lu's when it has no
+ *	caching page).  Written only on success.
+ *
+ * The header's mode data length and medium type must be 0 and WP clear
+ * (DPOFUA, reserved in MODE SELECT, is ignored); a block descriptor (8
+ * bytes, or 16 with LONGLBA) must describe the LU as it is (0 blocks:
+ * no change).  Each page must be one MODE SENSE reports, with PS and SPF
+ * clear, its own page length, and every bit that is not changeable equal
+ * to the current value.  Nothing is applied unless the whole list is
+ * valid.
+ *
+ * Return: 0, -EMSGSIZE for a list that ends inside its header, block
+ * descriptor or a page (PARAMETER LIST LENGTH ERROR), -EINVAL for an
+ * invalid field (INVALID FIELD IN PARAMETER LIST).
+ */
+int smq_emu_mode_select(const struct smq_lun_info *lu, const u8 *buf,
+			unsigned int len, bool ten, bool *wce)
+{
+	unsigned int hlen = ten ? 8 : 4, bdl, p;
+	bool new_wce = lu->write_cache;
+	u8 cur[32], chg[32];
+
+	if (!buf || len < hlen)
+		return -EMSGSIZE;
+	if (ten) {
+		if (get_unaligned_be16(&buf[0]) || buf[2] || (buf[3] & 0x80) ||
+		    (buf[4] & ~0x01) || buf[5])
+			return -EINVAL;
+		bdl = get_unaligned_be16(&buf[6]);
+		if (bdl && bdl != ((buf[4] & 0x01) ? 16U : 8U))
+			return -EINVAL;
+	} else {
+		if (buf[0] || buf[1] || (buf[2] & 0x80))
+			return -EINVAL;
+		bdl = buf[3];
+		if (bdl && bdl != 8)
+			return -EINVAL;
+	}
+	if (len - hlen < bdl)
+		return -EMSGSIZE;
+	if (bdl && !smq_emu_block_desc_ok(lu, &buf[hlen], bdl))
+		return -EINVAL;
+
+	for (p = hlen + bdl; p < len;) {
+		unsigned int plen, i;
+		int n;
+
+		if (len - p < 2)
+			return -EMSGSIZE;
+		plen = buf[p + 1] + 2U;
+		if (len - p < plen)
+			return -EMSGSIZE;
+		if (buf[p] & 0xc0)		/* PS, SPF */
+			return -EINVAL;
+		n = smq_emu_mode_page(lu, buf[p] & 0x3f, SMQ_MODE_PC_CURRENT,
+				      cur, sizeof(cur));
+		if (n < 0 || (unsigned int)n != plen ||
+		    smq_emu_mode_page(lu, buf[p] & 0x3f,
+				      SMQ_MODE_PC_CHANGEABLE, chg,
+				      sizeof(chg)) != n)
+			return -EINVAL;
+		for (i = 2; i < plen; i++)
+			if ((buf[p + i] ^ cur[i]) & ~chg[i])
+				return -EINVAL;
+		if ((buf[p] & 0x3f) == SMQ_MODE_PAGE_CACHING)
+			new_wce = buf[p + 2] & 0x04;
+		p += plen;
+	}
+	if (wce)
+		*wce = new_wce;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(smq_emu_mode_select);

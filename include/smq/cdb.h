@@ -28,17 +28,21 @@
 /* Operation codes (prefixed: the kernel's scsi_proto.h has the names). */
 #define SMQ_OP_TEST_UNIT_READY		0x00
 #define SMQ_OP_REQUEST_SENSE		0x03
+#define SMQ_OP_MODE_SELECT_6		0x15
 #define SMQ_OP_READ_6			0x08
 #define SMQ_OP_WRITE_6			0x0a
 #define SMQ_OP_INQUIRY			0x12
 #define SMQ_OP_MODE_SENSE_6		0x1a
 #define SMQ_OP_START_STOP_UNIT		0x1b
+#define SMQ_OP_PREVENT_ALLOW		0x1e
 #define SMQ_OP_READ_CAPACITY_10		0x25
 #define SMQ_OP_READ_10			0x28
 #define SMQ_OP_WRITE_10			0x2a
 #define SMQ_OP_SYNCHRONIZE_CACHE_10	0x35
 #define SMQ_OP_WRITE_SAME_10		0x41
 #define SMQ_OP_UNMAP			0x42
+#define SMQ_OP_LOG_SENSE		0x4d
+#define SMQ_OP_MODE_SELECT_10		0x55
 #define SMQ_OP_MODE_SENSE_10		0x5a
 #define SMQ_OP_READ_16			0x88
 #define SMQ_OP_WRITE_16			0x8a
@@ -46,9 +50,13 @@
 #define SMQ_OP_WRITE_SAME_16		0x93
 #define SMQ_OP_SERVICE_ACTION_IN_16	0x9e
 #define SMQ_OP_REPORT_LUNS		0xa0
+#define SMQ_OP_MAINTENANCE_IN		0xa3
 #define SMQ_OP_READ_12			0xa8
 #define SMQ_OP_WRITE_12			0xaa
 #define SMQ_SAI_READ_CAPACITY_16	0x10
+#define SMQ_SAI_GET_LBA_STATUS		0x12
+#define SMQ_MI_REPORT_TPGS		0x0a	/* MAINTENANCE IN actions */
+#define SMQ_MI_REPORT_OPCODES		0x0c
 
 /* VPD pages */
 #define SMQ_VPD_SUPPORTED_PAGES		0x00
@@ -59,8 +67,10 @@
 #define SMQ_VPD_LB_PROVISIONING		0xb2
 
 /* Mode pages and page controls */
+#define SMQ_MODE_PAGE_RW_RECOVERY	0x01
 #define SMQ_MODE_PAGE_CACHING		0x08
 #define SMQ_MODE_PAGE_CONTROL		0x0a
+#define SMQ_MODE_PAGE_IEC		0x1c	/* informational exceptions */
 #define SMQ_MODE_PAGE_ALL		0x3f
 #define SMQ_MODE_PC_CURRENT		0
 #define SMQ_MODE_PC_CHANGEABLE		1
@@ -80,6 +90,8 @@
 #define SMQ_DESIG_T10		0x1
 #define SMQ_DESIG_EUI64		0x2
 #define SMQ_DESIG_NAA		0x3
+#define SMQ_DESIG_REL_PORT	0x4
+#define SMQ_DESIG_TPG		0x5
 #define SMQ_DESIG_NAME		0x8
 
 /**
@@ -137,6 +149,18 @@ struct smq_mode_sense_req {
 };
 
 /**
+ * struct smq_mode_select_req - a decoded MODE SELECT (6/10)
+ * @ten: MODE SELECT(10).
+ * @pf: page format (the pages are SPC ones).
+ * @sp: save pages.
+ * @param_len: parameter list length.
+ */
+struct smq_mode_select_req {
+	bool ten, pf, sp;
+	u16 param_len;
+};
+
+/**
  * struct smq_lun_info - what an emulated logical unit reports
  * @vendor: T10 vendor id (up to 8 characters).
  * @model: product id (up to 16).
@@ -160,6 +184,10 @@ struct smq_mode_sense_req {
  * @max_unmap_descs: maximum UNMAP block descriptor count.
  * @unmap_granularity: optimal unmap granularity.
  * @max_ws_blocks: maximum WRITE SAME length.
+ * @tpgs: INQUIRY TPGS field (1: implicit ALUA), 0 for none.
+ * @tpg_id: target port group of the port the LU is seen through (VPD
+ *	0x83 designator, reported with @tpgs only).
+ * @rel_port: relative target port identifier (likewise).
  */
 struct smq_lun_info {
 	const char *vendor, *model, *rev, *serial;
@@ -173,6 +201,8 @@ struct smq_lun_info {
 	u32 max_xfer_blocks, opt_xfer_blocks;
 	u32 max_unmap_blocks, max_unmap_descs, unmap_granularity;
 	u64 max_ws_blocks;
+	u8 tpgs;
+	u16 tpg_id, rel_port;
 };
 
 /* ---- parsed responses ---- */
@@ -357,6 +387,8 @@ int smq_cdb_decode_sync_cache(const u8 *cdb, unsigned int len, u64 *lba,
 			      u32 *nr_blocks, bool *immed);
 int smq_cdb_decode_mode_sense(const u8 *cdb, unsigned int len,
 			      struct smq_mode_sense_req *req);
+int smq_cdb_decode_mode_select(const u8 *cdb, unsigned int len,
+				struct smq_mode_select_req *req);
 int smq_cdb_alloc_len(const u8 *cdb, unsigned int len);
 int smq_unmap_param_parse(const u8 *buf, unsigned int len,
 			  struct smq_unmap_desc *desc, unsigned int max);
@@ -374,6 +406,8 @@ int smq_emu_report_luns(const u64 *luns, unsigned int nr, u8 *buf,
 int smq_emu_mode_sense(const struct smq_lun_info *lu,
 		       const struct smq_mode_sense_req *req, u8 *buf,
 		       unsigned int len);
+int smq_emu_mode_select(const struct smq_lun_info *lu, const u8 *buf,
+			unsigned int len, bool ten, bool *wce);
 
 /**
  * smq_lun_flat() - Linux LUN number of logical unit @n

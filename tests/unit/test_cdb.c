@@ -610,7 +610,26 @@ static void test_emu_vectors(void)
 	CHECK_MEM(b, V(0x00, 0x2a, 0x00, 0x10, 0x01, 0x00, 0x00, 0x10,
 		       0, 0, 0, 0, 0, 0x20, 0, 0, 0, 0, 0, 0, 0, 0, 0x02, 0x00,
 		       0x08, 0x12, 0x04), 27);
+	/* informational exceptions control: MRIE 6, nothing changeable */
 	ms.page = 0x1c;
+	CHECK_EQ(smq_emu_mode_sense(&lu_thin, &ms, b, sizeof(b)), 36);
+	CHECK_MEM(b + 24, V(0x1c, 0x0a, 0x00, 0x06, 0, 0, 0, 0, 0, 0, 0, 0), 12);
+	ms.pc = SMQ_MODE_PC_CHANGEABLE;
+	ms.page = 0x01;
+	CHECK_EQ(smq_emu_mode_sense(&lu_thin, &ms, b, sizeof(b)), 36);
+	CHECK_MEM(b + 24, V(0x01, 0x0a, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), 12);
+	ms.pc = SMQ_MODE_PC_CURRENT;
+	CHECK_EQ(smq_emu_mode_sense(&lu_thin, &ms, b, sizeof(b)), 36);
+	CHECK_MEM(b + 24, V(0x01, 0x0a, 0xc0), 3);
+	/* all pages, in page code order */
+	ms = (struct smq_mode_sense_req){ .dbd = true, .page = 0x3f,
+					  .alloc_len = 255 };
+	CHECK_EQ(smq_emu_mode_sense(&lu_thin, &ms, b, sizeof(b)), 4 + 56);
+	CHECK_EQ(b[4], 0x01);
+	CHECK_EQ(b[16], 0x08);
+	CHECK_EQ(b[36], 0x0a);
+	CHECK_EQ(b[48], 0x1c);
+	ms.page = 0x19;
 	CHECK_EQ(smq_emu_mode_sense(&lu_thin, &ms, b, sizeof(b)), -EINVAL);
 	ms.page = 0x08;
 	ms.subpage = 1;
@@ -777,6 +796,170 @@ static void test_emu_report_luns(void)
 	CHECK_MEM(buf, V(0, 0, 0, 0, 0, 0, 0, 0), 8);
 }
 
+static void test_emu_tpgs(void)
+{
+	struct smq_lun_info lu = lu_thin;
+	struct smq_inquiry inq;
+	struct smq_designator d;
+	unsigned int pos = 0, n_port = 0;
+	u8 b[128];
+	int n;
+
+	lu.tpgs = 1;
+	lu.tpg_id = 1;
+	lu.rel_port = 1;
+	CHECK_EQ(smq_emu_inquiry(&lu, b, sizeof(b)), 96);
+	CHECK_EQ(smq_parse_inquiry(b, 96, &inq), 0);
+	CHECK_EQ(inq.tpgs, 1);
+	n = smq_emu_vpd(&lu, 0x83, b, sizeof(b));
+	CHECK_EQ(n, smq_emu_vpd(&lu_thin, 0x83, b, sizeof(b)) + 16);
+	n = smq_emu_vpd(&lu, 0x83, b, sizeof(b));
+	while (smq_vpd83_next(b, n, &pos, &d) == 1) {
+		if (d.assoc != 1)
+			continue;
+		CHECK(d.type == SMQ_DESIG_REL_PORT || d.type == SMQ_DESIG_TPG);
+		CHECK(d.piv);
+		CHECK_EQ(d.len, 4);
+		CHECK_EQ(get_unaligned_be16(&d.id[2]), 1);
+		n_port++;
+	}
+	CHECK_EQ(n_port, 2);
+	/* the LU designator is still the NAA one */
+	CHECK_EQ(smq_vpd83_lun_id(b, n, &d), 0);
+	CHECK_EQ(d.type, SMQ_DESIG_NAA);
+}
+
+/* A MODE SELECT list built from MODE SENSE: header, @bd, caching page. */
+static unsigned int ms_list(const struct smq_lun_info *lu, bool ten, bool bd,
+			    u8 *b)
+{
+	struct smq_mode_sense_req ms = { .ten = ten, .dbd = !bd,
+					 .page = 0x08, .alloc_len = 255 };
+	int n = smq_emu_mode_sense(lu, &ms, b, 128);
+
+	CHECK(n > 0);
+	if (ten) {
+		b[0] = b[1] = 0;
+		b[3] = 0;
+	} else {
+		b[0] = 0;
+		b[2] = 0;
+	}
+	return n;
+}
+
+static void test_emu_mode_select(void)
+{
+	struct smq_mode_select_req req;
+	struct smq_lun_info lu = lu_thin;
+	unsigned int n, pg;
+	bool wce = true;
+	u8 c[16] = { 0x15, 0x10, 0, 0, 24, 0 };
+	u8 b[128];
+
+	CHECK_EQ(smq_cdb_decode_mode_select(c, 6, &req), 0);
+	CHECK(!req.ten && req.pf && !req.sp && req.param_len == 24);
+	c[0] = 0x55;
+	c[1] = 0x11;
+	put_unaligned_be16(300, &c[7]);
+	CHECK_EQ(smq_cdb_decode_mode_select(c, 10, &req), 0);
+	CHECK(req.ten && req.pf && req.sp && req.param_len == 300);
+	CHECK_EQ(smq_cdb_decode_mode_select(c, 9, &req), -EINVAL);
+	c[0] = 0x1a;
+	CHECK_EQ(smq_cdb_decode_mode_select(c, 6, &req), -EINVAL);
+
+	/* clear WCE, (6), with and without block descriptor */
+	n = ms_list(&lu, false, false, b);
+	pg = 4;
+	b[pg + 2] &= ~0x04;
+	CHECK_EQ(smq_emu_mode_select(&lu, b, n, false, &wce), 0);
+	CHECK(!wce);
+	n = ms_list(&lu, false, true, b);
+	pg = 12;
+	b[pg + 2] &= ~0x04;
+	CHECK_EQ(smq_emu_mode_select(&lu, b, n, false, &wce), 0);
+	CHECK(!wce);
+	/* set it again, (10), long block descriptor */
+	lu.write_cache = false;
+	{
+		struct smq_mode_sense_req ms = { .ten = true, .llbaa = true,
+						 .page = 0x08,
+						 .alloc_len = 255 };
+
+		n = smq_emu_mode_sense(&lu, &ms, b, sizeof(b));
+		b[0] = b[1] = b[3] = 0;
+	}
+	CHECK_EQ(n, 44);
+	b[24 + 2] |= 0x04;
+	CHECK_EQ(smq_emu_mode_select(&lu, b, n, true, &wce), 0);
+	CHECK(wce);
+	/* truncated anywhere: parameter list length error */
+	CHECK_EQ(smq_emu_mode_select(&lu, b, 7, true, &wce), -EMSGSIZE);
+	CHECK_EQ(smq_emu_mode_select(&lu, b, 20, true, &wce), -EMSGSIZE);
+	CHECK_EQ(smq_emu_mode_select(&lu, b, 25, true, &wce), -EMSGSIZE);
+	CHECK_EQ(smq_emu_mode_select(&lu, b, 43, true, &wce), -EMSGSIZE);
+	/* header only: fine, nothing changes */
+	wce = true;
+	b[7] = 0;
+	CHECK_EQ(smq_emu_mode_select(&lu, b, 8, true, &wce), 0);
+	CHECK(!wce);
+
+	lu.write_cache = true;
+	n = ms_list(&lu, false, true, b);
+	/* RCD is not changeable */
+	b[12 + 2] |= 0x01;
+	CHECK_EQ(smq_emu_mode_select(&lu, b, n, false, &wce), -EINVAL);
+	b[12 + 2] &= ~0x01;
+	CHECK_EQ(smq_emu_mode_select(&lu, b, n, false, &wce), 0);
+	/* mode data length, medium type, WP, block length, capacity */
+	b[0] = 0x1f;
+	CHECK_EQ(smq_emu_mode_select(&lu, b, n, false, &wce), -EINVAL);
+	b[0] = 0;
+	b[1] = 1;
+	CHECK_EQ(smq_emu_mode_select(&lu, b, n, false, &wce), -EINVAL);
+	b[1] = 0;
+	b[2] = 0x80;
+	CHECK_EQ(smq_emu_mode_select(&lu, b, n, false, &wce), -EINVAL);
+	b[2] = 0x10;		/* DPOFUA: ignored */
+	CHECK_EQ(smq_emu_mode_select(&lu, b, n, false, &wce), 0);
+	b[10] = 0x10;		/* 4096-byte blocks */
+	CHECK_EQ(smq_emu_mode_select(&lu, b, n, false, &wce), -EINVAL);
+	b[10] = 0x02;
+	b[7] = 1;
+	CHECK_EQ(smq_emu_mode_select(&lu, b, n, false, &wce), -EINVAL);
+	memset(&b[4], 0, 4);	/* 0 blocks: no change */
+	b[9] = 0;
+	b[10] = 0x02;
+	CHECK_EQ(smq_emu_mode_select(&lu, b, n, false, &wce), 0);
+	b[3] = 16;		/* no long descriptors in (6) */
+	CHECK_EQ(smq_emu_mode_select(&lu, b, n, false, &wce), -EINVAL);
+	b[3] = 8;
+	/* PS, SPF, page length, unknown page */
+	b[12] |= 0x80;
+	CHECK_EQ(smq_emu_mode_select(&lu, b, n, false, &wce), -EINVAL);
+	b[12] = 0x48;
+	CHECK_EQ(smq_emu_mode_select(&lu, b, n, false, &wce), -EINVAL);
+	b[12] = 0x08;
+	b[13] = 0x10;
+	CHECK_EQ(smq_emu_mode_select(&lu, b, n, false, &wce), -EINVAL);
+	b[13] = 0x12;
+	b[12] = 0x19;
+	CHECK_EQ(smq_emu_mode_select(&lu, b, n, false, &wce), -EINVAL);
+	b[12] = 0x08;
+	/* the control page unchanged is accepted, D_SENSE changed is not */
+	{
+		struct smq_mode_sense_req ms = { .dbd = true, .page = 0x0a,
+						 .alloc_len = 255 };
+
+		n = smq_emu_mode_sense(&lu, &ms, b, sizeof(b));
+		b[0] = b[2] = 0;
+	}
+	CHECK_EQ(smq_emu_mode_select(&lu, b, n, false, &wce), 0);
+	b[4 + 2] |= 0x04;
+	CHECK_EQ(smq_emu_mode_select(&lu, b, n, false, &wce), -EINVAL);
+	CHECK_EQ(smq_emu_mode_select(&lu, NULL, 0, false, &wce), -EMSGSIZE);
+}
+
 static const struct smq_test tests[] = {
 	SMQ_TEST(test_cdb_rw),
 	SMQ_TEST(test_cdb_misc),
@@ -791,6 +974,8 @@ static const struct smq_test tests[] = {
 	SMQ_TEST(test_emu_vectors),
 	SMQ_TEST(test_emu_round_trips),
 	SMQ_TEST(test_emu_report_luns),
+	SMQ_TEST(test_emu_tpgs),
+	SMQ_TEST(test_emu_mode_select),
 };
 
 int main(void)
