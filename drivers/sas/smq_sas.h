@@ -120,12 +120,31 @@ struct smq_sas_store {
 };
 
 /**
+ * struct smq_sas_lun_stats - what the error counter log pages count
+ * @bytes_written: bytes of WRITE and WRITE SAME commands done (page 0x02)
+ * @bytes_read: bytes of READ commands done (page 0x03)
+ * @bytes_verified: bytes of VERIFY commands done (page 0x05)
+ *
+ * Updated lock-free by command execution, read by LOG SENSE.
+ */
+struct smq_sas_lun_stats {
+	atomic64_t bytes_written;
+	atomic64_t bytes_read;
+	atomic64_t bytes_verified;
+};
+
+/**
  * struct smq_sas_lun - one emulated logical unit
  * @host: its host
  * @target: target id
  * @lun: LUN
  * @serial: unit serial number (VPD 0x80), NUL-terminated
- * @info: what INQUIRY, READ CAPACITY and MODE SENSE report (immutable)
+ * @info: what INQUIRY, READ CAPACITY and MODE SENSE report (immutable;
+ *	its write_cache is only the power-on value, see @wce)
+ * @wce: the caching mode page's current WCE: set by MODE SELECT with
+ *	WRITE_ONCE() from command execution (no lock: one flag, the last
+ *	MODE SELECT wins), read with READ_ONCE() by MODE SENSE / SELECT
+ * @stats: counters of the error counter log pages
  * @store: data, with SMQ_SAS_BACKING_RAM
  */
 struct smq_sas_lun {
@@ -134,7 +153,47 @@ struct smq_sas_lun {
 	unsigned int lun;
 	char serial[32];
 	struct smq_lun_info info;
+	bool wce;
+	struct smq_sas_lun_stats stats;
 	struct smq_sas_store store;
+};
+
+/*
+ * SCSI target port identity reported by INQUIRY (TPGS: implicit ALUA),
+ * VPD 0x83 and REPORT TARGET PORT GROUPS: every target is one SAS port,
+ * relative port 1, alone in target port group 1, active/optimized.
+ */
+#define SMQ_SAS_TPGS_IMPLICIT	1
+#define SMQ_SAS_TPG_ID		1
+#define SMQ_SAS_REL_PORT	1
+
+/**
+ * struct smq_sas_opcode - one command smq_sas emulates
+ * @opcode: operation code
+ * @sa: service action, with @has_sa
+ * @has_sa: the operation code has service actions; @sa is one of them
+ * @cdb_len: CDB length
+ * @usage: CDB usage data (REPORT SUPPORTED OPERATION CODES): byte 0 the
+ *	operation code, then the bits the emulation accepts; a CDB with a
+ *	bit set outside them is an INVALID FIELD IN CDB (the service action
+ *	bits of byte 1 hold @sa)
+ * @lun_fn: executes it on an existing LUN
+ * @any_fn: executes it on any LUN address of an existing target (an
+ *	absent LUN, the REPORT LUNS well-known LUN); then @lun_fn is NULL
+ *
+ * smq_sas_opcodes[] is the dispatch table and the source of REPORT
+ * SUPPORTED OPERATION CODES, so what is reported is what is executed.
+ */
+struct smq_sas_opcode {
+	u8 opcode;
+	u8 sa;
+	bool has_sa;
+	u8 cdb_len;
+	u8 usage[16];
+	int (*lun_fn)(struct smq_sas_lun *lun, struct smq_scsi_cmnd *scmd);
+	void (*any_fn)(struct smq_sas_host *host,
+		       const struct smq_lun_info *lu, bool absent,
+		       struct smq_scsi_cmnd *scmd);
 };
 
 /**
@@ -285,6 +344,8 @@ void smq_sas_store_discard(struct smq_sas_store *s, u64 pos, u64 len);
 int smq_sas_store_fill(struct smq_sas_store *s, u64 pos, u64 nr_blocks,
 		       struct scatterlist *sgl, unsigned int nents,
 		       unsigned int blksz);
+bool smq_sas_store_mapped(struct smq_sas_store *s, unsigned long idx,
+			  unsigned long end, unsigned long *next);
 
 /* smq_sas_cmd.c */
 int smq_sas_luns_init(struct smq_sas_host *host);
@@ -294,6 +355,39 @@ int smq_sas_queuecommand(struct smq_scsi_host *shost,
 void smq_sas_check_condition(struct smq_scsi_cmnd *scmd, u8 key,
 			     u16 asc_ascq);
 void smq_sas_good(struct smq_scsi_cmnd *scmd);
+
+void smq_sas_invalid_field(struct smq_scsi_cmnd *scmd);
+void smq_sas_data_in(struct smq_scsi_cmnd *scmd, const void *buf,
+		     unsigned int len);
+int smq_sas_cmd_good(struct smq_sas_lun *lun, struct smq_scsi_cmnd *scmd);
+int smq_sas_read_capacity(struct smq_sas_lun *lun, struct smq_scsi_cmnd *scmd);
+void smq_sas_inquiry(struct smq_sas_host *host, const struct smq_lun_info *lu,
+		     bool absent, struct smq_scsi_cmnd *scmd);
+void smq_sas_report_luns(struct smq_sas_host *host,
+			 const struct smq_lun_info *lu, bool absent,
+			 struct smq_scsi_cmnd *scmd);
+void smq_sas_request_sense(struct smq_sas_host *host,
+			   const struct smq_lun_info *lu, bool absent,
+			   struct smq_scsi_cmnd *scmd);
+
+/* smq_sas_opcodes.c: the command table, REPORT SUPPORTED OPERATION CODES */
+const struct smq_sas_opcode *smq_sas_opcode_find(const u8 *cdb,
+						 unsigned int len,
+						 u16 *asc_ascq);
+int smq_sas_report_opcodes(struct smq_sas_lun *lun,
+			   struct smq_scsi_cmnd *scmd);
+
+/* smq_sas_mode.c: MODE SENSE, MODE SELECT, REPORT TARGET PORT GROUPS */
+int smq_sas_mode_sense(struct smq_sas_lun *lun, struct smq_scsi_cmnd *scmd);
+int smq_sas_mode_select(struct smq_sas_lun *lun, struct smq_scsi_cmnd *scmd);
+int smq_sas_report_tpgs(struct smq_sas_lun *lun, struct smq_scsi_cmnd *scmd);
+
+/* smq_sas_log.c: LOG SENSE */
+int smq_sas_log_sense(struct smq_sas_lun *lun, struct smq_scsi_cmnd *scmd);
+
+/* smq_sas_lba.c: GET LBA STATUS */
+int smq_sas_get_lba_status(struct smq_sas_lun *lun,
+			   struct smq_scsi_cmnd *scmd);
 
 /* smq_sas_rw.c: media access commands; return 0 or SMQ_MLQUEUE_* */
 int smq_sas_rw(struct smq_sas_lun *lun, struct smq_scsi_cmnd *scmd);

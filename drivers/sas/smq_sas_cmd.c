@@ -2,8 +2,10 @@
 /*
  * smq_sas command emulation: LUN identity, command dispatch and the
  * commands that do not touch the medium (INQUIRY, REPORT LUNS, READ
- * CAPACITY, MODE SENSE, REQUEST SENSE, TEST UNIT READY, START STOP UNIT).
- * Media access commands are in smq_sas_rw.c.
+ * CAPACITY, REQUEST SENSE, TEST UNIT READY, START STOP UNIT, PREVENT
+ * ALLOW MEDIUM REMOVAL).  The dispatch table is smq_sas_opcodes[]
+ * (smq_sas_opcodes.c); media access commands are in smq_sas_rw.c, mode
+ * pages in smq_sas_mode.c, log pages in smq_sas_log.c.
  *
  * CDB decoding and response payloads come from the shared helpers of
  * <smq/cdb.h>, sense data from <smq/sense.h>; this file decides what an
@@ -24,9 +26,6 @@
 #include <smq/sense.h>
 
 #include "smq_sas.h"
-
-/* SAVING PARAMETERS NOT SUPPORTED, not named by <smq/sense.h> */
-#define SMQ_SAS_ASC_SAVING_NOT_SUPP	0x3900
 
 /* Largest response built on the stack: VPD 0x83 with a 64-byte serial. */
 #define SMQ_SAS_RESP_MAX		128
@@ -126,6 +125,10 @@ int smq_sas_luns_init(struct smq_sas_host *host)
 				 "SMQSAS%03X%02X%02X", host->id, t, l);
 			smq_sas_lun_info_init(cfg, &lun->info, 0);
 			lun->info.serial = lun->serial;
+			lun->info.tpgs = SMQ_SAS_TPGS_IMPLICIT;
+			lun->info.tpg_id = SMQ_SAS_TPG_ID;
+			lun->info.rel_port = SMQ_SAS_REL_PORT;
+			lun->wce = lun->info.write_cache;
 			/* NAA 5: company id, then 36 bits: host, target, LUN */
 			lun->info.naa = (5ULL << 60) | (SMQ_SAS_NAA_CID << 36) |
 					((u64)(host->id & 0xfff) << 24) |
@@ -191,15 +194,26 @@ void smq_sas_check_condition(struct smq_scsi_cmnd *scmd, u8 key,
 	smq_scsi_set_result(scmd, SMQ_DID_OK, SMQ_SAM_STAT_CHECK_CONDITION);
 }
 
-static void smq_sas_invalid_field(struct smq_scsi_cmnd *scmd)
+/**
+ * smq_sas_invalid_field - finish a command with INVALID FIELD IN CDB
+ * @scmd: the command
+ */
+void smq_sas_invalid_field(struct smq_scsi_cmnd *scmd)
 {
 	smq_sas_check_condition(scmd, SMQ_SK_ILLEGAL_REQUEST,
 				SMQ_ASC_INVALID_FIELD_IN_CDB);
 }
 
-/* Return @len bytes of @buf as data-in, within the command's buffer. */
-static void smq_sas_data_in(struct smq_scsi_cmnd *scmd, const void *buf,
-			    unsigned int len)
+/**
+ * smq_sas_data_in - finish a command with GOOD and data-in
+ * @scmd: the command
+ * @buf: the data
+ * @len: bytes of @buf to return (already limited to the allocation
+ *	length); the command's buffer limits it further, resid says how much
+ *	of that buffer was not filled
+ */
+void smq_sas_data_in(struct smq_scsi_cmnd *scmd, const void *buf,
+		     unsigned int len)
 {
 	size_t n = 0;
 
@@ -212,8 +226,15 @@ static void smq_sas_data_in(struct smq_scsi_cmnd *scmd, const void *buf,
 
 /* ---- commands ---------------------------------------------------------- */
 
-static void smq_sas_inquiry(const struct smq_lun_info *lu, bool absent,
-			    struct smq_scsi_cmnd *scmd)
+/**
+ * smq_sas_inquiry - INQUIRY, of any LUN address
+ * @host: the host
+ * @lu: what the addressed LUN reports
+ * @absent: no LUN at this address (peripheral qualifier 3)
+ * @scmd: the command
+ */
+void smq_sas_inquiry(struct smq_sas_host *host, const struct smq_lun_info *lu,
+		     bool absent, struct smq_scsi_cmnd *scmd)
 {
 	const u8 *cdb = scmd->cmnd;
 	u8 buf[SMQ_SAS_RESP_MAX];
@@ -239,8 +260,16 @@ static void smq_sas_inquiry(const struct smq_lun_info *lu, bool absent,
 	smq_sas_data_in(scmd, buf, n);
 }
 
-static void smq_sas_report_luns(struct smq_sas_host *host,
-				struct smq_scsi_cmnd *scmd)
+/**
+ * smq_sas_report_luns - REPORT LUNS, of any LUN address
+ * @host: the host
+ * @lu: unused (every address reports the host's LUNs)
+ * @absent: unused
+ * @scmd: the command
+ */
+void smq_sas_report_luns(struct smq_sas_host *host,
+			 const struct smq_lun_info *lu, bool absent,
+			 struct smq_scsi_cmnd *scmd)
 {
 	int alloc = smq_cdb_alloc_len(scmd->cmnd, scmd->cmd_len);
 	u8 select = scmd->cmnd[2];
@@ -254,16 +283,23 @@ static void smq_sas_report_luns(struct smq_sas_host *host,
 	smq_sas_data_in(scmd, rl->buf, min_t(unsigned int, alloc, rl->len));
 }
 
-static void smq_sas_read_capacity(const struct smq_lun_info *lu,
-				  struct smq_scsi_cmnd *scmd)
+/**
+ * smq_sas_read_capacity - READ CAPACITY (10) and (16)
+ * @lun: the LUN
+ * @scmd: the command
+ *
+ * Return: 0.
+ */
+int smq_sas_read_capacity(struct smq_sas_lun *lun, struct smq_scsi_cmnd *scmd)
 {
+	const struct smq_lun_info *lu = &lun->info;
 	int alloc = smq_cdb_alloc_len(scmd->cmnd, scmd->cmd_len);
 	u8 buf[32];
 	int n;
 
-	if (alloc < 0) {	/* SERVICE ACTION IN(16), not READ CAPACITY */
+	if (alloc < 0) {
 		smq_sas_invalid_field(scmd);
-		return;
+		return 0;
 	}
 	alloc = min_t(int, alloc, sizeof(buf));
 	if (scmd->cmnd[0] == SMQ_OP_READ_CAPACITY_10)
@@ -271,38 +307,36 @@ static void smq_sas_read_capacity(const struct smq_lun_info *lu,
 	else
 		n = smq_emu_read_capacity16(lu, buf, alloc);
 	smq_sas_data_in(scmd, buf, n);
+	return 0;
 }
 
-static void smq_sas_mode_sense(const struct smq_lun_info *lu,
-			       struct smq_scsi_cmnd *scmd)
-{
-	struct smq_mode_sense_req req;
-	u8 buf[64];
-	int n;
-
-	if (smq_cdb_decode_mode_sense(scmd->cmnd, scmd->cmd_len, &req)) {
-		smq_sas_invalid_field(scmd);
-		return;
-	}
-	if (req.pc == SMQ_MODE_PC_SAVED) {
-		smq_sas_check_condition(scmd, SMQ_SK_ILLEGAL_REQUEST,
-					SMQ_SAS_ASC_SAVING_NOT_SUPP);
-		return;
-	}
-	n = smq_emu_mode_sense(lu, &req, buf,
-			       min_t(unsigned int, req.alloc_len, sizeof(buf)));
-	if (n < 0) {
-		smq_sas_invalid_field(scmd);
-		return;
-	}
-	smq_sas_data_in(scmd, buf, n);
-}
-
-/*
- * REQUEST SENSE: sense is returned with every CHECK CONDITION (autosense),
- * so nothing is pending; an absent LUN reports LOGICAL UNIT NOT SUPPORTED.
+/**
+ * smq_sas_cmd_good - a command with nothing to do: GOOD
+ * @lun: the LUN
+ * @scmd: the command
+ *
+ * TEST UNIT READY, START STOP UNIT (the medium never stops), PREVENT
+ * ALLOW MEDIUM REMOVAL (nothing to remove); the CDB was checked against
+ * its usage data.
+ *
+ * Return: 0.
  */
-static void smq_sas_request_sense(struct smq_scsi_cmnd *scmd, bool absent)
+int smq_sas_cmd_good(struct smq_sas_lun *lun, struct smq_scsi_cmnd *scmd)
+{
+	smq_sas_good(scmd);
+	return 0;
+}
+
+/**
+ * smq_sas_request_sense - REQUEST SENSE, of any LUN address
+ * @host: the host
+ * @lu: unused
+ * @absent: no LUN at this address: LOGICAL UNIT NOT SUPPORTED
+ * @scmd: the command
+ */
+void smq_sas_request_sense(struct smq_sas_host *host,
+			   const struct smq_lun_info *lu, bool absent,
+			   struct smq_scsi_cmnd *scmd)
 {
 	int alloc = smq_cdb_alloc_len(scmd->cmnd, scmd->cmd_len);
 	bool desc = scmd->cmnd[1] & 0x01;
@@ -328,67 +362,32 @@ static bool smq_sas_any_lun_cmd(struct smq_sas_host *host,
 				struct smq_scsi_cmnd *scmd,
 				const struct smq_lun_info *lu, bool absent)
 {
-	switch (scmd->cmnd[0]) {
-	case SMQ_OP_INQUIRY:
-		smq_sas_inquiry(lu, absent, scmd);
-		return true;
-	case SMQ_OP_REPORT_LUNS:
-		smq_sas_report_luns(host, scmd);
-		return true;
-	case SMQ_OP_REQUEST_SENSE:
-		smq_sas_request_sense(scmd, absent);
-		return true;
-	default:
+	const struct smq_sas_opcode *op;
+	u16 asc;
+
+	op = smq_sas_opcode_find(scmd->cmnd, scmd->cmd_len, &asc);
+	if (!op || !op->any_fn)
 		return false;
-	}
+	if (asc)
+		smq_sas_check_condition(scmd, SMQ_SK_ILLEGAL_REQUEST, asc);
+	else
+		op->any_fn(host, lu, absent, scmd);
+	return true;
 }
 
 /* A command to an existing LUN; its result is set. */
 static void smq_sas_lun_cmd(struct smq_sas_lun *lun, struct smq_scsi_cmnd *scmd)
 {
-	switch (scmd->cmnd[0]) {
-	case SMQ_OP_READ_6:
-	case SMQ_OP_READ_10:
-	case SMQ_OP_READ_12:
-	case SMQ_OP_READ_16:
-	case SMQ_OP_WRITE_6:
-	case SMQ_OP_WRITE_10:
-	case SMQ_OP_WRITE_12:
-	case SMQ_OP_WRITE_16:
-		smq_sas_rw(lun, scmd);
-		break;
-	case SMQ_OP_TEST_UNIT_READY:
-	case SMQ_OP_START_STOP_UNIT:	/* the medium never stops */
-		smq_sas_good(scmd);
-		break;
-	case SMQ_OP_READ_CAPACITY_10:
-	case SMQ_OP_SERVICE_ACTION_IN_16:
-		smq_sas_read_capacity(&lun->info, scmd);
-		break;
-	case SMQ_OP_MODE_SENSE_6:
-	case SMQ_OP_MODE_SENSE_10:
-		smq_sas_mode_sense(&lun->info, scmd);
-		break;
-	case SMQ_OP_SYNCHRONIZE_CACHE_10:
-	case SMQ_OP_SYNCHRONIZE_CACHE_16:
-		smq_sas_sync_cache(lun, scmd);
-		break;
-	case SMQ_SAS_OP_VERIFY_10:
-	case SMQ_SAS_OP_VERIFY_16:
-		smq_sas_verify(lun, scmd);
-		break;
-	case SMQ_OP_UNMAP:
-		smq_sas_unmap(lun, scmd);
-		break;
-	case SMQ_OP_WRITE_SAME_10:
-	case SMQ_OP_WRITE_SAME_16:
-		smq_sas_write_same(lun, scmd);
-		break;
-	default:
+	const struct smq_sas_opcode *op;
+	u16 asc;
+
+	op = smq_sas_opcode_find(scmd->cmnd, scmd->cmd_len, &asc);
+	if (asc || !op->lun_fn) {
 		smq_sas_check_condition(scmd, SMQ_SK_ILLEGAL_REQUEST,
-					SMQ_ASC_INVALID_OPCODE);
-		break;
+					asc ?: SMQ_ASC_INVALID_OPCODE);
+		return;
 	}
+	op->lun_fn(lun, scmd);
 }
 
 /* Emulate @scmd: every command ends with a result, none is refused. */

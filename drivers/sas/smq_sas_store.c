@@ -293,3 +293,41 @@ int smq_sas_store_fill(struct smq_sas_store *s, u64 pos, u64 nr_blocks,
 	}
 	return 0;
 }
+
+/* Pages looked at for one mapped extent at most (64 MiB), bounding the
+ * work of one GET LBA STATUS descriptor in atomic context. */
+#define SMQ_SAS_STORE_SCAN_MAX	(1UL << (26 - PAGE_SHIFT))
+
+/**
+ * smq_sas_store_mapped - is a page of the store allocated, and for how long
+ * @s: the store
+ * @idx: page index
+ * @end: first page index beyond the store's capacity
+ * @next: output: the first index after @idx, at most @end, whose state
+ *	differs from @idx's (for a mapped page the scan stops after
+ *	SMQ_SAS_STORE_SCAN_MAX pages and says so by returning that index)
+ *
+ * Runs under RCU like the copies: the answer may be stale by the time it
+ * is returned, as on a device with I/O in flight.
+ *
+ * Return: true if page @idx holds data (mapped), false for a hole.
+ */
+bool smq_sas_store_mapped(struct smq_sas_store *s, unsigned long idx,
+			  unsigned long end, unsigned long *next)
+{
+	unsigned long i = idx;
+	bool mapped = xa_load(&s->pages, idx);
+
+	if (!mapped) {
+		if (idx + 1 >= end ||
+		    !xa_find(&s->pages, &i, end - 1, XA_PRESENT))
+			i = end;
+		*next = i;
+		return false;
+	}
+	for (i = idx + 1; i < end && i - idx < SMQ_SAS_STORE_SCAN_MAX; i++)
+		if (!xa_load(&s->pages, i))
+			break;
+	*next = i;
+	return true;
+}
