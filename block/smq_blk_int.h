@@ -248,8 +248,10 @@ enum {
  * @max_sectors: limit on merged requests
  * @max_segments: limit on merged requests
  * @max_segment_size: largest segment
- * @write_cache: the device has a volatile write cache (flushes matter)
- * @fua: the device honours FUA
+ * @write_cache: the device has a volatile write cache (flushes matter);
+ *	changed at run time by smq_disk_set_write_cache() (WRITE_ONCE), read
+ *	per bio with READ_ONCE()
+ * @fua: the device honours FUA; likewise
  * @plug_cache: per CPU, one plug batch kept for reuse (smq_get_plug()), so
  *	the block core's per-bio plug costs no allocation; taken and put back
  *	with this_cpu_xchg()/this_cpu_cmpxchg(), no lock

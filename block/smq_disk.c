@@ -49,3 +49,33 @@ struct gendisk *smq_alloc_disk(struct smq_queue *q,
 	return disk;
 }
 EXPORT_SYMBOL_GPL(smq_alloc_disk);
+
+/**
+ * smq_disk_set_write_cache - change a disk's volatile write cache and FUA
+ * @q: queue with a disk (smq_alloc_disk())
+ * @write_cache: the device now has a volatile write cache
+ * @fua: it honours FUA (ignored without @write_cache)
+ *
+ * Like Linux's write cache queue features, changed at run time (sd's
+ * cache_type): the kernel's queue of the disk first, so new bios keep or
+ * lose REQ_PREFLUSH / REQ_FUA from then on, then smq's own flags, which
+ * the flush sequencing reads per bio and request (a request already
+ * prepared finishes the steps it was given: a flush sent to a device
+ * that no longer caches is harmless).  Process context.
+ *
+ * Return: 0, or the error of the kernel queue's limits update (then
+ * nothing changed).
+ */
+int smq_disk_set_write_cache(struct smq_queue *q, bool write_cache, bool fua)
+{
+	int ret;
+
+	fua = write_cache && fua;
+	ret = smq_compat_set_write_cache(q->disk, write_cache, fua);
+	if (ret)
+		return ret;
+	WRITE_ONCE(q->write_cache, write_cache);
+	WRITE_ONCE(q->fua, fua);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(smq_disk_set_write_cache);

@@ -31,7 +31,7 @@ bool smq_flush_prepare_bio(struct smq_queue *q, struct bio *bio)
 {
 	if (!(bio->bi_opf & (REQ_PREFLUSH | REQ_FUA)))
 		return true;
-	if (!q->write_cache) {
+	if (!READ_ONCE(q->write_cache)) {
 		bio->bi_opf &= ~(REQ_PREFLUSH | REQ_FUA);
 		if (!bio_sectors(bio) && bio_op(bio) == REQ_OP_WRITE) {
 			bio_endio(bio);
@@ -57,7 +57,7 @@ void smq_flush_prepare_rq(struct smq_request *rq)
 			rq->rq_flags |= SMQ_RQF_FLUSH_PRE;
 		smq_rq_set_op(rq, REQ_OP_FLUSH);
 	}
-	if ((opf & REQ_FUA) && !rq->q->fua) {
+	if ((opf & REQ_FUA) && !READ_ONCE(rq->q->fua)) {
 		rq->cmd_flags &= ~REQ_FUA;
 		if (rq->data_len)
 			rq->rq_flags |= SMQ_RQF_FLUSH_POST;

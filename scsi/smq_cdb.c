@@ -329,6 +329,32 @@ int smq_cdb_mode_sense(u8 *cdb, const struct smq_mode_sense_req *req)
 EXPORT_SYMBOL_GPL(smq_cdb_mode_sense);
 
 /**
+ * smq_cdb_mode_select() - build MODE SELECT (6) or (10), page format
+ * @cdb: output.
+ * @ten: the 10-byte form.
+ * @sp: save pages.
+ * @param_len: parameter list length (at most 255 for the 6-byte form).
+ *
+ * Return: the CDB length, or -EINVAL.
+ */
+int smq_cdb_mode_select(u8 *cdb, bool ten, bool sp, u16 param_len)
+{
+	if (!cdb || (!ten && param_len > 0xff))
+		return -EINVAL;
+	memset(cdb, 0, SMQ_CDB_MAX);
+	cdb[1] = 0x10 | (sp ? 0x01 : 0);	/* PF */
+	if (ten) {
+		cdb[0] = SMQ_OP_MODE_SELECT_10;
+		put_unaligned_be16(param_len, &cdb[7]);
+		return 10;
+	}
+	cdb[0] = SMQ_OP_MODE_SELECT_6;
+	cdb[4] = param_len;
+	return 6;
+}
+EXPORT_SYMBOL_GPL(smq_cdb_mode_select);
+
+/**
  * smq_cdb_test_unit_ready() - build TEST UNIT READY
  * @cdb: output, at least SMQ_CDB_MAX bytes.
  *

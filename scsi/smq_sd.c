@@ -14,6 +14,11 @@
  * device has DPOFUA, UNMAP or WRITE SAME(16) with UNMAP for discards and
  * WRITE SAME(16) for write zeroes when the VPD pages say so (an ILLEGAL
  * REQUEST for them disables the feature).
+ *
+ * /sys/block/<disk>/cache_type is sd's attribute of that name: writing it
+ * changes the device's caching page with MODE SELECT (or, with the
+ * "temporary " prefix, only what the disk assumes), then the block
+ * queue's write cache and FUA follow.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -22,7 +27,10 @@
 #include <linux/hdreg.h>
 #include <linux/idr.h>
 #include <linux/log2.h>
+#include <linux/mutex.h>
 #include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
 #include "smq_scsi_priv.h"
 #include <smq/cdb.h>
 #include <smq/sense.h>
@@ -51,7 +59,9 @@ enum smq_sd_lbp {
  * @lbs_shift: log2(@lbs) - 9: LBA <-> 512 B sector shift
  * @phys_bs: physical block size in bytes
  * @use_16: READ/WRITE(16) for every command (more than 2^32 blocks)
- * @wce: write cache enabled (MODE SENSE caching page)
+ * @wce: write cache enabled (MODE SENSE caching page, or cache_type);
+ *	written under smq_sd_cache_mutex after probe, read with READ_ONCE()
+ * @rcd: read cache disabled (likewise)
  * @dpofua: DPO and FUA bits supported (MODE SENSE header)
  * @write_prot: write protected (MODE SENSE header)
  * @lbpme: logical block provisioning enabled (READ CAPACITY(16))
@@ -81,6 +91,7 @@ struct smq_sd_disk {
 	unsigned int phys_bs;
 	bool use_16;
 	bool wce;
+	bool rcd;
 	bool dpofua;
 	bool write_prot;
 	bool lbpme;
@@ -336,12 +347,14 @@ static void smq_sd_read_cache_type(struct smq_sd_disk *sdkp, u8 *buf,
 		sdkp->dpofua = c.dpofua;
 	}
 	if (ret == 0) {
-		sdkp->wce = c.wce;
+		WRITE_ONCE(sdkp->wce, c.wce);
+		WRITE_ONCE(sdkp->rcd, c.rcd);
 		return;
 	}
 	smq_dev_info(&sdkp->sdev->sdev_gendev,
 		     "no caching mode page: assuming write through\n");
-	sdkp->wce = false;
+	WRITE_ONCE(sdkp->wce, false);
+	WRITE_ONCE(sdkp->rcd, false);
 }
 
 static void smq_sd_revalidate(struct smq_sd_disk *sdkp)
@@ -498,6 +511,179 @@ static void smq_sd_free_disk(struct gendisk *disk)
 	kfree(sdkp);
 }
 
+/* ---- cache_type -------------------------------------------------------- */
+
+/* sd's names, indexed by WCE << 1 | RCD */
+static const char * const smq_sd_cache_types[] = {
+	"write through", "none", "write back", "write back, no read (daft)",
+};
+
+/*
+ * Serializes cache_type stores of all disks: the MODE SENSE / MODE SELECT
+ * round trip, the re-read of the caching page and the queue's flags.
+ * Taken in a sysfs store (process context); nothing else nests in it but
+ * the commands' own I/O path.
+ */
+static DEFINE_MUTEX(smq_sd_cache_mutex);
+
+/* MODE SENSE of the caching page into @buf; the bytes valid, or -errno. */
+static int smq_sd_sense_caching_raw(struct smq_sd_disk *sdkp, bool ten,
+				    u8 *buf, u8 *sense)
+{
+	struct smq_mode_sense_req req = {
+		.ten = ten, .dbd = true, .pc = SMQ_MODE_PC_CURRENT,
+		.page = SMQ_MODE_PAGE_CACHING, .alloc_len = SMQ_MODE_LEN,
+	};
+	struct smq_exec_args a;
+	u8 cdb[SMQ_MAX_CDB];
+	int len;
+
+	memset(buf, 0, SMQ_MODE_LEN);
+	len = smq_cdb_mode_sense(cdb, &req);
+	if (len < 0 || smq_sd_exec(sdkp, cdb, len, buf, SMQ_MODE_LEN, &a, sense))
+		return -EIO;
+	if (a.result)
+		return smq_sd_illegal_request(&a) ? -EOPNOTSUPP : -EIO;
+	return SMQ_MODE_LEN - a.resid;
+}
+
+/*
+ * Set the caching page's WCE and RCD with MODE SELECT, sd's way: read the
+ * page, change the two bits, send it back without block descriptors and
+ * with the header's device-specific parameter cleared (SP as the page's
+ * PS bit says).  Then re-read the cache type.
+ */
+static int smq_sd_select_caching(struct smq_sd_disk *sdkp, bool wce, bool rcd)
+{
+	unsigned int hlen, bdl, p, plen, n;
+	struct smq_exec_args a;
+	u8 cdb[SMQ_MAX_CDB];
+	u8 *buf, *out, *sense;
+	bool ten = false;
+	int ret;
+
+	buf = kzalloc(SMQ_MODE_LEN, GFP_KERNEL);
+	out = kzalloc(SMQ_MODE_LEN, GFP_KERNEL);
+	sense = kzalloc(SMQ_SENSE_BUFFERSIZE, GFP_KERNEL);
+	ret = -ENOMEM;
+	if (!buf || !out || !sense)
+		goto out;
+
+	ret = smq_sd_sense_caching_raw(sdkp, false, buf, sense);
+	if (ret == -EOPNOTSUPP) {
+		ten = true;
+		ret = smq_sd_sense_caching_raw(sdkp, true, buf, sense);
+	}
+	if (ret < 0)
+		goto out;
+	n = ret;
+	hlen = ten ? 8 : 4;
+	ret = -EINVAL;
+	if (n < hlen)
+		goto out;
+	n = min(n, ten ? get_unaligned_be16(&buf[0]) + 2U : buf[0] + 1U);
+	bdl = ten ? get_unaligned_be16(&buf[6]) : buf[3];
+	p = hlen + bdl;
+	if (p >= n || n - p < 3 || (buf[p] & 0x3f) != SMQ_MODE_PAGE_CACHING)
+		goto out;
+	plen = min(buf[p + 1] + 2U, n - p);
+
+	/* Header: mode data length 0, the medium type, nothing else. */
+	out[ten ? 2 : 1] = buf[ten ? 2 : 1];
+	memcpy(&out[hlen], &buf[p], plen);
+	out[hlen] &= ~0x80;				/* PS */
+	out[hlen + 2] &= ~0x05;
+	out[hlen + 2] |= (wce ? 0x04 : 0) | (rcd ? 0x01 : 0);
+
+	ret = smq_cdb_mode_select(cdb, ten, buf[p] & 0x80, hlen + plen);
+	if (ret < 0)
+		goto out;
+	memset(&a, 0, sizeof(a));
+	a.cdb = cdb;
+	a.cdb_len = ret;
+	a.dir = DMA_TO_DEVICE;
+	a.buf = out;
+	a.buf_len = hlen + plen;
+	a.timeout = SMQ_SCAN_TIMEOUT;
+	a.retries = SMQ_SCAN_RETRIES;
+	a.sense = sense;
+	ret = smq_scsi_execute(sdkp->sdev, &a);
+	if (!ret && a.result) {
+		struct smq_sense_hdr h;
+
+		if (smq_sense_normalize(a.sense, a.sense_len, &h))
+			smq_dev_warn(&sdkp->sdev->sdev_gendev,
+				     "%s: MODE SELECT of the caching page: sense key 0x%x, asc/ascq 0x%02x/0x%02x\n",
+				     sdkp->disk->disk_name, h.sense_key,
+				     h.asc, h.ascq);
+		ret = -EINVAL;
+	}
+	if (!ret)
+		smq_sd_read_cache_type(sdkp, buf, sense);
+out:
+	kfree(buf);
+	kfree(out);
+	kfree(sense);
+	return ret;
+}
+
+static ssize_t cache_type_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	struct smq_sd_disk *sdkp = dev_to_disk(dev)->private_data;
+	unsigned int ct = READ_ONCE(sdkp->wce) << 1 | READ_ONCE(sdkp->rcd);
+
+	return sysfs_emit(buf, "%s\n", smq_sd_cache_types[ct]);
+}
+
+static ssize_t cache_type_store(struct device *dev,
+				struct device_attribute *attr,
+				const char *buf, size_t count)
+{
+	static const char temp[] = "temporary ";
+	struct smq_sd_disk *sdkp = dev_to_disk(dev)->private_data;
+	bool temporary = false, wce, rcd;
+	int ct, ret = 0;
+
+	if (!strncmp(buf, temp, sizeof(temp) - 1)) {
+		buf += sizeof(temp) - 1;
+		temporary = true;
+	}
+	ct = sysfs_match_string(smq_sd_cache_types, buf);
+	if (ct < 0)
+		return -EINVAL;
+	rcd = ct & 0x01;
+	wce = (ct & 0x02) && !sdkp->write_prot;
+
+	mutex_lock(&smq_sd_cache_mutex);
+	if (temporary) {
+		WRITE_ONCE(sdkp->wce, wce);
+		WRITE_ONCE(sdkp->rcd, rcd);
+	} else {
+		ret = smq_sd_select_caching(sdkp, wce, rcd);
+	}
+	if (!ret)
+		ret = smq_disk_set_write_cache(sdkp->sdev->queue, sdkp->wce,
+					       sdkp->dpofua);
+	mutex_unlock(&smq_sd_cache_mutex);
+	return ret ?: count;
+}
+static DEVICE_ATTR_RW(cache_type);
+
+static struct attribute *smq_sd_disk_attrs[] = {
+	&dev_attr_cache_type.attr,
+	NULL,
+};
+
+static const struct attribute_group smq_sd_disk_group = {
+	.attrs = smq_sd_disk_attrs,
+};
+
+static const struct attribute_group *smq_sd_disk_groups[] = {
+	&smq_sd_disk_group,
+	NULL,
+};
+
 static const struct block_device_operations smq_sd_fops = {
 	.owner = THIS_MODULE,
 	.submit_bio = smq_submit_bio,
@@ -555,7 +741,7 @@ void smq_sd_probe(struct smq_scsi_device *sdev)
 	set_capacity(disk, sdkp->capacity << sdkp->lbs_shift);
 	set_disk_ro(disk, sdkp->write_prot);
 
-	ret = device_add_disk(&sdev->sdev_gendev, disk, NULL);
+	ret = device_add_disk(&sdev->sdev_gendev, disk, smq_sd_disk_groups);
 	if (ret) {
 		smq_dev_err(&sdev->sdev_gendev, "adding disk %s: %d\n",
 			    disk->disk_name, ret);
@@ -597,7 +783,7 @@ void smq_sd_remove(struct smq_scsi_device *sdev)
 		return;
 	smq_queue_unregister(sdev->queue);
 	del_gendisk(sdkp->disk);
-	if (sdkp->wce) {
+	if (READ_ONCE(sdkp->wce)) {
 		a.cdb = cdb;
 		a.cdb_len = smq_cdb_sync_cache(cdb, 0, 0, 0);
 		a.dir = DMA_NONE;

@@ -173,10 +173,10 @@ struct smq_sas_lun {
  * @sa: service action, with @has_sa
  * @has_sa: the operation code has service actions; @sa is one of them
  * @cdb_len: CDB length
- * @usage: CDB usage data (REPORT SUPPORTED OPERATION CODES): byte 0 the
- *	operation code, then the bits the emulation accepts; a CDB with a
- *	bit set outside them is an INVALID FIELD IN CDB (the service action
- *	bits of byte 1 hold @sa)
+ * @usage: CDB usage data (REPORT SUPPORTED OPERATION CODES) of CDB bytes
+ *	1..@cdb_len - 1 (the operation code and, in byte 1, the service
+ *	action are added when reported): the bits the emulation accepts; a
+ *	CDB with a bit set outside them is an INVALID FIELD IN CDB
  * @lun_fn: executes it on an existing LUN
  * @any_fn: executes it on any LUN address of an existing target (an
  *	absent LUN, the REPORT LUNS well-known LUN); then @lun_fn is NULL
@@ -189,7 +189,7 @@ struct smq_sas_opcode {
 	u8 sa;
 	bool has_sa;
 	u8 cdb_len;
-	u8 usage[16];
+	u8 usage[15];
 	int (*lun_fn)(struct smq_sas_lun *lun, struct smq_scsi_cmnd *scmd);
 	void (*any_fn)(struct smq_sas_host *host,
 		       const struct smq_lun_info *lu, bool absent,

@@ -14,8 +14,10 @@
 
 #include "smq_sas.h"
 
-/* LBA status descriptors returned at most per command (a caller asks again
- * from the end of the last one, as SBC-3 intends). */
+/*
+ * LBA status descriptors returned at most per command (a caller asks again
+ * from the end of the last one, as SBC-3 intends).
+ */
 #define SMQ_SAS_LBA_DESCS	8
 
 /**

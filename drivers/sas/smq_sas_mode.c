@@ -21,8 +21,10 @@
 /* SAVING PARAMETERS NOT SUPPORTED, not named by <smq/sense.h> */
 #define SMQ_SAS_ASC_SAVING_NOT_SUPP	0x3900
 
-/* Largest MODE SELECT parameter list taken: (10) header, long block
- * descriptor and every page MODE SENSE reports. */
+/*
+ * Largest MODE SELECT parameter list taken: (10) header, long block
+ * descriptor and every page MODE SENSE reports.
+ */
 #define SMQ_SAS_MODE_SELECT_MAX		96
 
 /* What @lun reports now: its identity with the current WCE. */

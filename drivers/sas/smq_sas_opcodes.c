@@ -22,13 +22,13 @@
 
 #define LUN(op_, len_, fn_, ...) \
 	{ .opcode = op_, .cdb_len = len_, .lun_fn = fn_, \
-	  .usage = { op_, __VA_ARGS__ } }
-#define LUN_SA(op_, sa_, len_, fn_, b1_, ...) \
+	  .usage = { __VA_ARGS__ } }
+#define LUN_SA(op_, sa_, len_, fn_, ...) \
 	{ .opcode = op_, .sa = sa_, .has_sa = true, .cdb_len = len_, \
-	  .lun_fn = fn_, .usage = { op_, (b1_) | (sa_), __VA_ARGS__ } }
+	  .lun_fn = fn_, .usage = { __VA_ARGS__ } }
 #define ANY(op_, len_, fn_, ...) \
 	{ .opcode = op_, .cdb_len = len_, .any_fn = fn_, \
-	  .usage = { op_, __VA_ARGS__ } }
+	  .usage = { __VA_ARGS__ } }
 
 /* Sorted by operation code, then service action (the order reported). */
 static const struct smq_sas_opcode smq_sas_opcodes[] = {
@@ -127,7 +127,7 @@ static bool smq_sas_cdb_usage_ok(const struct smq_sas_opcode *op,
 	unsigned int i;
 
 	for (i = 1; i < op->cdb_len; i++) {
-		u8 allowed = op->usage[i];
+		u8 allowed = op->usage[i - 1];
 
 		if (i == 1 && op->has_sa)
 			allowed |= 0x1f;
@@ -261,7 +261,10 @@ int smq_sas_report_opcodes(struct smq_sas_lun *lun,
 	if (op) {
 		d[1] = (rctd ? 0x80 : 0) | 0x03;	/* supported, standard */
 		put_unaligned_be16(op->cdb_len, &d[2]);
-		memcpy(&d[4], op->usage, op->cdb_len);
+		d[4] = op->opcode;
+		memcpy(&d[5], op->usage, op->cdb_len - 1);
+		if (op->has_sa)
+			d[5] |= op->sa;
 		n = 4 + op->cdb_len;
 		if (rctd) {
 			smq_sas_timeouts_desc(&d[n]);

@@ -294,8 +294,10 @@ int smq_sas_store_fill(struct smq_sas_store *s, u64 pos, u64 nr_blocks,
 	return 0;
 }
 
-/* Pages looked at for one mapped extent at most (64 MiB), bounding the
- * work of one GET LBA STATUS descriptor in atomic context. */
+/*
+ * Pages looked at for one mapped extent at most (64 MiB), bounding the
+ * work of one GET LBA STATUS descriptor in atomic context.
+ */
 #define SMQ_SAS_STORE_SCAN_MAX	(1UL << (26 - PAGE_SHIFT))
 
 /**

@@ -296,6 +296,7 @@ void smq_submit_bio(struct bio *bio);
 
 /* Freeze (drain and block entry) and quiesce (stop dispatch) */
 void smq_freeze_queue(struct smq_queue *q);
+int smq_disk_set_write_cache(struct smq_queue *q, bool write_cache, bool fua);
 void smq_unfreeze_queue(struct smq_queue *q);
 void smq_quiesce_queue(struct smq_queue *q);
 void smq_unquiesce_queue(struct smq_queue *q);

@@ -347,6 +347,7 @@ int smq_cdb_report_luns(u8 *cdb, u8 select, u32 alloc_len);
 int smq_cdb_read_capacity10(u8 *cdb);
 int smq_cdb_read_capacity16(u8 *cdb, u32 alloc_len);
 int smq_cdb_mode_sense(u8 *cdb, const struct smq_mode_sense_req *req);
+int smq_cdb_mode_select(u8 *cdb, bool ten, bool sp, u16 param_len);
 int smq_cdb_test_unit_ready(u8 *cdb);
 int smq_cdb_request_sense(u8 *cdb, bool desc, u8 alloc_len);
 
@@ -388,7 +389,7 @@ int smq_cdb_decode_sync_cache(const u8 *cdb, unsigned int len, u64 *lba,
 int smq_cdb_decode_mode_sense(const u8 *cdb, unsigned int len,
 			      struct smq_mode_sense_req *req);
 int smq_cdb_decode_mode_select(const u8 *cdb, unsigned int len,
-				struct smq_mode_select_req *req);
+			       struct smq_mode_select_req *req);
 int smq_cdb_alloc_len(const u8 *cdb, unsigned int len);
 int smq_unmap_param_parse(const u8 *buf, unsigned int len,
 			  struct smq_unmap_desc *desc, unsigned int max);

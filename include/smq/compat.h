@@ -161,6 +161,35 @@ smq_compat_alloc_disk(const struct smq_disk_limits *lim, int node)
 }
 
 /**
+ * smq_compat_set_write_cache - change a live disk's write cache and FUA
+ * @disk: the disk
+ * @write_cache: volatile write cache present
+ * @fua: FUA honoured (only with @write_cache)
+ *
+ * blk_queue_write_cache() until 6.10; from 6.10 they are limit features,
+ * changed by a limits update with the queue frozen.
+ *
+ * Return: 0 or a negative errno.
+ */
+static inline int smq_compat_set_write_cache(struct gendisk *disk,
+					     bool write_cache, bool fua)
+{
+#if !SMQ_KERNEL_AT_LEAST(6, 10, 0)
+	blk_queue_write_cache(disk->queue, write_cache, fua);
+	return 0;
+#else
+	struct queue_limits lim = queue_limits_start_update(disk->queue);
+
+	lim.features &= ~(BLK_FEAT_WRITE_CACHE | BLK_FEAT_FUA);
+	if (write_cache)
+		lim.features |= BLK_FEAT_WRITE_CACHE;
+	if (write_cache && fua)
+		lim.features |= BLK_FEAT_FUA;
+	return queue_limits_commit_update_frozen(disk->queue, &lim);
+#endif
+}
+
+/**
  * smq_compat_io_acct_start - start block I/O statistics for a request
  * @bdev: the disk's whole-device block_device
  * @op: operation

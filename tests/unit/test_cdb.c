@@ -865,6 +865,15 @@ static void test_emu_mode_select(void)
 	CHECK_EQ(smq_cdb_decode_mode_select(c, 10, &req), 0);
 	CHECK(req.ten && req.pf && req.sp && req.param_len == 300);
 	CHECK_EQ(smq_cdb_decode_mode_select(c, 9, &req), -EINVAL);
+	/* the builder round-trips */
+	CHECK_EQ(smq_cdb_mode_select(c, false, false, 28), 6);
+	CHECK_EQ(smq_cdb_decode_mode_select(c, 6, &req), 0);
+	CHECK(!req.ten && req.pf && !req.sp && req.param_len == 28);
+	CHECK_EQ(smq_cdb_mode_select(c, true, true, 300), 10);
+	CHECK_EQ(smq_cdb_decode_mode_select(c, 10, &req), 0);
+	CHECK(req.ten && req.pf && req.sp && req.param_len == 300);
+	CHECK_EQ(smq_cdb_mode_select(c, false, false, 256), -EINVAL);
+	c[0] = 0x55;
 	c[0] = 0x1a;
 	CHECK_EQ(smq_cdb_decode_mode_select(c, 6, &req), -EINVAL);
 
