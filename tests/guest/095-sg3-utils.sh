@@ -165,7 +165,8 @@ IL_ASC='invalid command operation code' ill opcode "$DEV" 02 00 00 00 00 00
 for d in 'relative target port' 'target port group'; do
 	grep -qi "$d" vpd-di.out || { cat vpd-di.out; fail "VPD 0x83: no $d designator"; }
 done
-grep -qi 'active/optimized' rtpg.out || { cat rtpg.out; fail "sg_rtpg: not active/optimized"; }
+grep -Eqi 'access state *: *0x00|active/optimized' rtpg.out ||
+	{ cat rtpg.out; fail "sg_rtpg: not active/optimized"; }
 say "ALUA: port designators, target port group active/optimized"
 
 # A MODE SELECT changing a bit that is not changeable (RCD) is refused and
