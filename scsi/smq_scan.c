@@ -589,6 +589,74 @@ reap:
 	smq_target_reap(t);
 }
 
+/* Probe the single LUN @channel:@id:@lun of @shost; scan_mutex held. */
+static void smq_scan_one_lun(struct smq_scsi_host *shost, unsigned int channel,
+			     unsigned int id, u64 lun)
+{
+	struct smq_scsi_target *t;
+
+	lockdep_assert_held(&shost->scan_mutex);
+	t = smq_target_get(shost, channel, id);
+	if (!t)
+		return;
+	smq_scan_lun(t, lun, NULL);
+	smq_target_reap(t);
+}
+
+/**
+ * smq_scsi_scan_host_selected - scan some channels, targets or LUNs of a host
+ * @shost: a running host
+ * @channel: channel number, or SMQ_SCAN_WILD_CARD for 0..max_channel
+ * @id: target id, or SMQ_SCAN_WILD_CARD for 0..max_id-1 (this_id is never
+ *	scanned)
+ * @lun: LUN, or SMQ_SCAN_WILD_CARD for every LUN of each target (REPORT
+ *	LUNS or the sequential scan); a given LUN is probed alone
+ *
+ * Synchronous, under scan_mutex: new LUNs and their disks are there when it
+ * returns; LUNs already known are kept as they are.  Host removal sets the
+ * host's state under scan_mutex, so a scan either finishes before removal
+ * starts forgetting the LUNs or does nothing.
+ *
+ * Return: 0; -EINVAL when a number is out of the host's range; -ENODEV when
+ * the host is not running (being added or removed).
+ */
+int smq_scsi_scan_host_selected(struct smq_scsi_host *shost, u64 channel,
+				u64 id, u64 lun)
+{
+	unsigned int c, c_last, i, i_first, i_last;
+	int ret = 0;
+
+	if ((channel != SMQ_SCAN_WILD_CARD && channel > shost->max_channel) ||
+	    (id != SMQ_SCAN_WILD_CARD && id >= shost->max_id) ||
+	    (lun != SMQ_SCAN_WILD_CARD && lun >= shost->max_lun))
+		return -EINVAL;
+	if (!shost->max_id)
+		return 0;
+	c = channel == SMQ_SCAN_WILD_CARD ? 0 : channel;
+	c_last = channel == SMQ_SCAN_WILD_CARD ? shost->max_channel : channel;
+	i_first = id == SMQ_SCAN_WILD_CARD ? 0 : id;
+	i_last = id == SMQ_SCAN_WILD_CARD ? shost->max_id - 1 : id;
+
+	mutex_lock(&shost->scan_mutex);
+	if (READ_ONCE(shost->shost_state) != SMQ_HOST_RUNNING) {
+		ret = -ENODEV;
+		goto out;
+	}
+	for (; c <= c_last; c++) {
+		for (i = i_first; i <= i_last; i++) {
+			if ((int)i == shost->this_id)
+				continue;
+			if (lun == SMQ_SCAN_WILD_CARD)
+				smq_scan_target(shost, c, i);
+			else
+				smq_scan_one_lun(shost, c, i, lun);
+		}
+	}
+out:
+	mutex_unlock(&shost->scan_mutex);
+	return ret;
+}
+
 /**
  * smq_scsi_scan_host - find the targets and LUNs of a host
  * @shost: host added with smq_scsi_add_host()
@@ -599,22 +667,58 @@ reap:
  */
 void smq_scsi_scan_host(struct smq_scsi_host *shost)
 {
-	unsigned int channel, id;
-
-	mutex_lock(&shost->scan_mutex);
-	if (READ_ONCE(shost->shost_state) != SMQ_HOST_RUNNING)
-		goto out;
-	for (channel = 0; channel <= shost->max_channel; channel++) {
-		for (id = 0; id < shost->max_id; id++) {
-			if ((int)id == shost->this_id)
-				continue;
-			smq_scan_target(shost, channel, id);
-		}
-	}
-out:
-	mutex_unlock(&shost->scan_mutex);
+	smq_scsi_scan_host_selected(shost, SMQ_SCAN_WILD_CARD,
+				    SMQ_SCAN_WILD_CARD, SMQ_SCAN_WILD_CARD);
 }
 EXPORT_SYMBOL_GPL(smq_scsi_scan_host);
+
+/**
+ * smq_scsi_remove_device - remove one LUN at run time (sysfs "delete")
+ * @sdev: the LUN; the caller holds a reference to its device
+ *
+ * Takes scan_mutex and removes the LUN as host removal does: its disk
+ * (users are told, the write cache is flushed), its sysfs device, then its
+ * queue (commands in flight finish, later ones fail); the target goes with
+ * its last LUN.  A disk still open keeps its memory until the last close;
+ * its I/O fails.  A LUN already being removed (state CANCEL or DEL, e.g. by
+ * its host's removal or another delete) is left alone.
+ */
+void smq_scsi_remove_device(struct smq_scsi_device *sdev)
+{
+	struct smq_scsi_host *shost = sdev->host;
+	struct smq_scsi_target *t = sdev->sdev_target;
+
+	mutex_lock(&shost->scan_mutex);
+	switch (READ_ONCE(sdev->sdev_state)) {
+	case SMQ_SDEV_CANCEL:
+	case SMQ_SDEV_DEL:
+		break;
+	default:
+		smq_dev_info(&sdev->sdev_gendev, "deleting the LUN\n");
+		smq_sdev_destroy(sdev);
+		/* @sdev's reference keeps @t's memory; it may leave the list. */
+		smq_target_reap(t);
+		break;
+	}
+	mutex_unlock(&shost->scan_mutex);
+}
+
+/**
+ * smq_scsi_rescan_device - read a LUN's capacity again (sysfs "rescan")
+ * @sdev: the LUN; the caller holds a reference to its device
+ *
+ * Under scan_mutex, for a running LUN with a disk only: the disk's size
+ * follows a changed capacity (smq_sd_rescan()).
+ */
+void smq_scsi_rescan_device(struct smq_scsi_device *sdev)
+{
+	struct smq_scsi_host *shost = sdev->host;
+
+	mutex_lock(&shost->scan_mutex);
+	if (READ_ONCE(sdev->sdev_state) == SMQ_SDEV_RUNNING && sdev->disk)
+		smq_sd_rescan(sdev);
+	mutex_unlock(&shost->scan_mutex);
+}
 
 /**
  * smq_scsi_forget_host - remove every LUN and target of a host

@@ -90,7 +90,12 @@ enum smq_eh_timer_return smq_scsi_timeout(struct smq_request *rq);
 void smq_eh_work(struct work_struct *work);
 
 /* smq_scan.c */
+#define SMQ_SCAN_WILD_CARD	U64_MAX	/* sysfs "scan": "-" */
 void smq_scsi_forget_host(struct smq_scsi_host *shost);
+int smq_scsi_scan_host_selected(struct smq_scsi_host *shost, u64 channel,
+				u64 id, u64 lun);
+void smq_scsi_remove_device(struct smq_scsi_device *sdev);
+void smq_scsi_rescan_device(struct smq_scsi_device *sdev);
 u8 *smq_scsi_get_vpd(struct smq_scsi_device *sdev, u8 page, unsigned int *len);
 extern const struct device_type smq_sdev_type;
 extern const struct device_type smq_target_type;
@@ -101,6 +106,7 @@ void smq_sd_exit(void);
 void smq_sd_probe(struct smq_scsi_device *sdev);
 void smq_sd_remove(struct smq_scsi_device *sdev);
 void smq_sd_put(struct smq_scsi_device *sdev);
+void smq_sd_rescan(struct smq_scsi_device *sdev);
 blk_status_t smq_sd_init_command(struct smq_scsi_cmnd *cmd);
 blk_status_t smq_sd_done(struct smq_scsi_cmnd *cmd, blk_status_t status);
 

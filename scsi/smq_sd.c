@@ -818,6 +818,52 @@ void smq_sd_put(struct smq_scsi_device *sdev)
 	kfree(sdkp);
 }
 
+/**
+ * smq_sd_rescan - read the capacity of a LUN's disk again
+ * @sdev: the LUN, state RUNNING; scan_mutex held
+ *
+ * A new capacity (same logical block size) resizes the disk and tells its
+ * users (a change uevent).  A READ CAPACITY that fails, or a new logical
+ * block size, leaves the disk as it is (the latter needs the LUN deleted
+ * and scanned again).
+ */
+void smq_sd_rescan(struct smq_scsi_device *sdev)
+{
+	struct smq_sd_disk *sdkp = sdev->disk;
+	struct smq_sd_disk fresh = { .sdev = sdev };
+	u8 *buf, *sense;
+
+	lockdep_assert_held(&sdev->host->scan_mutex);
+	if (!sdkp || !sdkp->added)
+		return;
+	buf = kzalloc(SMQ_MODE_LEN, GFP_KERNEL);
+	sense = kzalloc(SMQ_SENSE_BUFFERSIZE, GFP_KERNEL);
+	if (!buf || !sense)
+		goto out;
+	smq_sd_read_capacity(&fresh, buf, sense);
+	if (!fresh.capacity) {
+		smq_dev_warn(&sdev->sdev_gendev, "%s: rescan: no capacity read: size kept\n",
+			     sdkp->disk->disk_name);
+		goto out;
+	}
+	if (fresh.lbs != sdkp->lbs) {
+		smq_dev_warn(&sdev->sdev_gendev,
+			     "%s: rescan: logical block size %u -> %u: size kept (delete and scan the LUN)\n",
+			     sdkp->disk->disk_name, sdkp->lbs, fresh.lbs);
+		goto out;
+	}
+	if (fresh.capacity == sdkp->capacity)
+		goto out;
+	smq_dev_info(&sdev->sdev_gendev, "%s: rescan: %llu -> %llu logical blocks\n",
+		     sdkp->disk->disk_name, sdkp->capacity, fresh.capacity);
+	WRITE_ONCE(sdkp->capacity, fresh.capacity);
+	WRITE_ONCE(sdkp->use_16, fresh.capacity > 0xffffffffULL);
+	set_capacity_and_notify(sdkp->disk, fresh.capacity << sdkp->lbs_shift);
+out:
+	kfree(buf);
+	kfree(sense);
+}
+
 /* ---- commands ---------------------------------------------------------- */
 
 static blk_status_t smq_sd_setup_rw(struct smq_sd_disk *sdkp,

@@ -8,6 +8,8 @@
 #include <linux/module.h>
 #include <linux/device.h>
 #include <linux/kernel.h>
+#include <linux/kernfs.h>
+#include <linux/string.h>
 #include <linux/sysfs.h>
 #include "smq_scsi_priv.h"
 
@@ -162,7 +164,69 @@ static ssize_t type_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(type);
 
+/*
+ * Run @fn on the LUN of @dev from a store of its own attribute @attr, as
+ * Linux's sdev_store_delete() does.  @fn takes scan_mutex, under which LUN
+ * removal (host removal, another "delete") deletes the LUN's sysfs device
+ * and so waits for this store to return: the store first steps out of its
+ * kernfs active reference (sysfs_break_active_protection()), holding the
+ * LUN's device (its memory) and the driver module (the host's template,
+ * and smq_scsi through it) instead.  With @remove_attr the attribute is
+ * removed first, so that no later write starts.
+ */
+static ssize_t smq_sdev_store_unprotected(struct device *dev,
+					  struct device_attribute *attr,
+					  size_t count, bool remove_attr,
+					  void (*fn)(struct smq_scsi_device *))
+{
+	struct smq_scsi_device *sdev = smq_dev_to_sdev(dev);
+	struct kernfs_node *kn;
+	struct module *owner;
+
+	switch (READ_ONCE(sdev->sdev_state)) {
+	case SMQ_SDEV_CANCEL:
+	case SMQ_SDEV_DEL:
+		return -ENODEV;
+	default:
+		break;
+	}
+	/* The host is alive while this store holds its active reference. */
+	owner = sdev->host->hostt->module;
+	if (!try_module_get(owner))
+		return -ENODEV;
+	get_device(dev);
+	kn = sysfs_break_active_protection(&dev->kobj, &attr->attr);
+	if (remove_attr)
+		device_remove_file(dev, attr);
+	fn(sdev);
+	if (kn)
+		sysfs_unbreak_active_protection(kn);
+	put_device(dev);
+	module_put(owner);
+	return count;
+}
+
+/* Any write deletes the LUN, as Linux's "delete" does. */
+static ssize_t delete_store(struct device *dev, struct device_attribute *attr,
+			    const char *buf, size_t count)
+{
+	return smq_sdev_store_unprotected(dev, attr, count, true,
+					  smq_scsi_remove_device);
+}
+static DEVICE_ATTR_WO(delete);
+
+/* Any write reads the capacity again, as Linux's "rescan" does. */
+static ssize_t rescan_store(struct device *dev, struct device_attribute *attr,
+			    const char *buf, size_t count)
+{
+	return smq_sdev_store_unprotected(dev, attr, count, false,
+					  smq_scsi_rescan_device);
+}
+static DEVICE_ATTR_WO(rescan);
+
 static struct attribute *smq_sdev_attrs[] = {
+	&dev_attr_delete.attr,
+	&dev_attr_rescan.attr,
 	&dev_attr_queue_depth.attr,
 	&dev_attr_vendor.attr,
 	&dev_attr_model.attr,
@@ -275,7 +339,56 @@ SMQ_SHOST_SHOW(sg_tablesize, "%u", shost->sg_tablesize);
 SMQ_SHOST_SHOW(max_sectors, "%u", shost->max_sectors);
 SMQ_SHOST_SHOW(eh_count, "%d", atomic_read(&shost->host_eh_scheduled));
 
+/* One field of "scan": a number, or "-" for all. */
+static int smq_scan_field(const char *s, u64 *val)
+{
+	if (!strcmp(s, "-")) {
+		*val = SMQ_SCAN_WILD_CARD;
+		return 0;
+	}
+	if (kstrtou64(s, 0, val) || *val == SMQ_SCAN_WILD_CARD)
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * "C T L": channel, target id and LUN, each a number or "-" (all), as
+ * Linux's scan attribute takes them.  Synchronous.
+ */
+static ssize_t shost_scan_store(struct device *dev,
+				struct device_attribute *attr,
+				const char *buf, size_t count)
+{
+	struct smq_scsi_host *shost = smq_class_dev_to_shost(dev);
+	char f[3][21];
+	u64 v[3];
+	int i, ret, len;
+	char junk;
+
+	len = min_t(int, strcspn(buf, "\n"), 64);
+	if (sscanf(buf, "%20s %20s %20s %c", f[0], f[1], f[2], &junk) != 3)
+		goto bad;
+	for (i = 0; i < 3; i++)
+		if (smq_scan_field(f[i], &v[i]))
+			goto bad;
+	ret = smq_scsi_scan_host_selected(shost, v[0], v[1], v[2]);
+	if (ret == -EINVAL)
+		pr_err("host%u: scan '%.*s': out of range (channel 0..%u, id 0..%u, lun 0..%llu)\n",
+		       shost->host_no, len, buf, shost->max_channel,
+		       shost->max_id ? shost->max_id - 1 : 0,
+		       shost->max_lun ? shost->max_lun - 1 : 0);
+	return ret ?: count;
+bad:
+	pr_err("host%u: scan '%.*s': want \"C T L\", each a number or '-'\n",
+	       shost->host_no, len, buf);
+	return -EINVAL;
+}
+
+static struct device_attribute dev_attr_shost_scan =
+	__ATTR(scan, 0200, NULL, shost_scan_store);
+
 static struct attribute *smq_shost_attrs[] = {
+	&dev_attr_shost_scan.attr,
 	&dev_attr_shost_can_queue.attr,
 	&dev_attr_shost_cmd_per_lun.attr,
 	&dev_attr_shost_nr_hw_queues.attr,
