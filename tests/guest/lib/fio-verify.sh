@@ -13,7 +13,8 @@
 # the device, at most 16 MiB); FIO_VERIFY_JOBS (4); FIO_VERIFY_DEPTH (16);
 # FIO_VERIFY_BSSPLIT (fio's bssplit; default the 512 B..1 MiB mix above);
 # FIO_VERIFY_RW (randwrite; write: sequential, so that the verify pass
-# reads back every block written).
+# reads back every block written); FIO_VERIFY_OFFSET (0): bytes before the
+# first job's range (for LUNs that share a store, as scsi_debug's do).
 
 # fio_bssplit LBS: bssplit of 512 B..1 MiB, sizes below LBS folded into LBS.
 fio_bssplit() {
@@ -58,7 +59,7 @@ fio_verify_args() {
 		"--size=$_fv_size --verify=crc32c --randrepeat=1 --group_reporting" "$@"
 	_fv_i=0
 	while [ "$_fv_i" -lt "$_fv_jobs" ]; do
-		say "--name=smq-verify-$_fv_i --offset=$((_fv_i * _fv_size))"
+		say "--name=smq-verify-$_fv_i --offset=$((${FIO_VERIFY_OFFSET:-0} + _fv_i * _fv_size))"
 		_fv_i=$((_fv_i + 1))
 	done
 }
