@@ -10,6 +10,9 @@
 # back.  Meant for a scarce host (small can_queue, several LUNs, so LUNs wait
 # on the host's starved list) on both paths, with slub_debug poisoning or on
 # the debug kernel.  No fio may hang; the survivors must do I/O afterwards.
+# Each removal races a "- - -" scan of every host and the delete of one LUN
+# (sysfs "scan" and "delete"); afterwards a scan of every host brings the
+# deleted LUNs back.
 
 . "$SMQ_GUEST_DIR/lib/common.sh"
 need_cmd fio
@@ -30,8 +33,25 @@ while [ "$round" -le 5 ]; do
 		pids="$pids $!"
 	done
 	sleep 2
+	racers=
+	for hd in /sys/class/smq_host/host*; do
+		say "- - -" >"$hd/scan" 2>/dev/null &
+		racers="$racers $!"
+	done
+	for d in /sys/block/*; do
+		[ -e "$d/smq" ] && victim=$d
+	done
+	say 1 >"$victim/device/delete" 2>/dev/null &
+	racers="$racers $!"
 	say -1 >"$p/add_host" || fail "removing a host failed (round $round)"
 	say 1 >"$p/add_host" || fail "adding a host failed (round $round)"
+	for pid in $racers; do
+		# A scan or delete may fail against the removed host; each must end.
+		wait "$pid" 2>/dev/null
+	done
+	for hd in /sys/class/smq_host/host*; do
+		say "- - -" >"$hd/scan" || fail "scan of $hd failed (round $round)"
+	done
 	for pid in $pids; do
 		# fio on the removed host's disks fails; it must still end.
 		run_with_timeout 60 sh -c "while kill -0 $pid 2>/dev/null; do sleep 0.2; done" ||
