@@ -618,7 +618,7 @@ static void smq_scan_one_lun(struct smq_scsi_host *shost, unsigned int channel,
  * starts forgetting the LUNs or does nothing.
  *
  * Return: 0; -EINVAL when a number is out of the host's range; -ENODEV when
- * the host is not running (being added or removed).
+ * the host is not running (being added, in recovery, being removed).
  */
 int smq_scsi_scan_host_selected(struct smq_scsi_host *shost, u64 channel,
 				u64 id, u64 lun)

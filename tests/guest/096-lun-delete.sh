@@ -11,12 +11,12 @@
 # while the lowest LUN is deleted and scanned back, four rounds: each time
 # fio runs on the deleted LUN itself (it must end with errors, not hang)
 # and, in round 2, an SG_IO user holds it open across the delete (its
-# commands must fail cleanly); scans alternate "C T L" and "- - -", and in
-# round 3 a "- - -" scan races the delete.  Bad scan input is refused with
-# EINVAL; device/rescan keeps the size.  Last, a delete races the host's
-# removal (its add_host knob) and a host is added back.  Run with
-# slub_debug poisoning (SLUB=FZPU) or on the debug kernel.  Leaves a
-# different disk behind: run it last.
+# commands must fail cleanly); scans alternate "C T L" and "- - -"; in
+# round 3 a "- - -" scan races the delete, in round 4 two deletes race.
+# Bad scan input is refused with EINVAL; device/rescan keeps the size.
+# Last, a delete races the host's removal (its add_host knob) and a host
+# is added back.  Run with slub_debug poisoning (SLUB=FZPU) or on the
+# debug kernel.  Leaves a different disk behind: run it last.
 
 . "$SMQ_GUEST_DIR/lib/common.sh"
 . "$SMQ_GUEST_DIR/lib/fio-verify.sh"
@@ -142,7 +142,18 @@ while [ "$round" -le 4 ]; do
 		say "- - -" >"$hd/scan" &
 		racer=$!
 	fi
-	say 1 >"/sys/block/$vd/device/delete" || fail "delete of $victim failed (round $round)"
+	if [ "$round" = 4 ]; then
+		# Two deletes at once: one removes the LUN, the other finds it
+		# gone (ENODEV, or no file); both end.
+		say 1 >"/sys/block/$vd/device/delete" 2>/dev/null &
+		del2=$!
+		say 1 >"/sys/block/$vd/device/delete" 2>/dev/null
+		wait "$del2"
+		[ ! -e "/sys/block/$vd" ] || fail "/dev/$vd still there after two deletes"
+	else
+		say 1 >"/sys/block/$vd/device/delete" ||
+			fail "delete of $victim failed (round $round)"
+	fi
 	if [ -n "$racer" ]; then
 		# The scan may have found the LUN again, under the same name.
 		wait "$racer" || fail "the racing scan failed"
