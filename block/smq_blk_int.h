@@ -212,8 +212,13 @@ enum {
  * @tag_set: the set it allocates from
  * @tag_set_list: entry in tag_set->tag_list
  * @queuedata: the owner's pointer (the SCSI device)
- * @nr_hw_queues: entries in @hctxs
- * @hctxs: hardware queues
+ * @nr_hw_queues: hardware queues in use: the first entries of @hctxs
+ * @hctxs: hardware queues, nr_cpu_ids entries.  smq_tag_set_update()
+ *	changes @nr_hw_queues and the entries with the queue frozen and
+ *	quiesced, and frees a removed hardware queue (past the new count)
+ *	only after an RCU grace period: code that holds no usage reference of the queue (the
+ *	queue runs, mark_dying) walks them with smq_nr_hctx() under
+ *	rcu_read_lock()
  * @queue_ctx: per-CPU software queues
  * @disk: the gendisk, once allocated
  * @flags: SMQ_Q_* bits
@@ -331,6 +336,8 @@ struct smq_tags *smq_tags_alloc(struct smq_tag_set *set, unsigned int depth,
 				unsigned int reserved, int node);
 void smq_tags_free(struct smq_tag_set *set, struct smq_tags *tags,
 		   unsigned int hctx_idx);
+struct smq_tags *smq_tag_set_alloc_one(struct smq_tag_set *set,
+				       unsigned int hctx_idx);
 size_t smq_rq_size(const struct smq_tag_set *set);
 int smq_rqs_alloc(struct list_head *pages, struct smq_request **rqs,
 		  unsigned int nr, size_t rq_size, int node);
@@ -348,8 +355,12 @@ void smq_mq_busy_iter(struct smq_queue *q,
 
 /* smq_map.c */
 int smq_map_queues_default(struct smq_tag_set *set);
+int smq_map_check(const struct smq_tag_set *set, unsigned int nr,
+		  const unsigned int *map);
 
 /* smq_queue.c */
+int smq_alloc_hctx(struct smq_queue *q, unsigned int idx);
+void smq_map_swqueues(struct smq_queue *q);
 bool smq_queue_enter(struct smq_queue *q, bool nowait);
 void smq_queue_exit(struct smq_queue *q);
 bool smq_queue_quiesced(struct smq_queue *q);
@@ -463,6 +474,24 @@ static inline struct smq_hw_ctx *smq_map_cpu(struct smq_queue *q,
 					     unsigned int cpu)
 {
 	return q->hctxs[q->tag_set->map[cpu]];
+}
+
+/**
+ * smq_nr_hctx - hardware queues of a queue, for a walk without its usage
+ *	reference (queue runs, mark_dying), under rcu_read_lock()
+ * @q: multiqueue queue
+ *
+ * Entries of q->hctxs below the count returned are valid until the read
+ * side section ends: smq_tag_set_update() fills new entries before it
+ * raises the count and frees removed ones a grace period after it lowered
+ * it.  Read each entry with READ_ONCE().
+ *
+ * Return: the count.
+ */
+static inline unsigned int smq_nr_hctx(struct smq_queue *q)
+{
+	/* Pairs with smp_store_release() in smq_update_queue(). */
+	return smp_load_acquire(&q->nr_hw_queues);
 }
 
 static inline bool smq_hctx_stopped(struct smq_hw_ctx *hctx)

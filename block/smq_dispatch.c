@@ -274,10 +274,14 @@ void smq_run_hw_queue(struct smq_hw_ctx *hctx, bool async)
  */
 void smq_mq_run_queues(struct smq_queue *q, bool async)
 {
-	unsigned int i;
+	unsigned int i, nr;
 
-	for (i = 0; i < q->nr_hw_queues; i++)
-		smq_run_hw_queue(q->hctxs[i], async);
+	/* Callers need no queue reference: see smq_nr_hctx(). */
+	rcu_read_lock();
+	nr = smq_nr_hctx(q);
+	for (i = 0; i < nr; i++)
+		smq_run_hw_queue(READ_ONCE(q->hctxs[i]), async);
+	rcu_read_unlock();
 }
 
 /**
@@ -298,10 +302,13 @@ EXPORT_SYMBOL_GPL(smq_run_hw_queues);
  */
 void smq_mq_delay_run_queues(struct smq_queue *q, unsigned long msecs)
 {
-	unsigned int i;
+	unsigned int i, nr;
 
-	for (i = 0; i < q->nr_hw_queues; i++)
-		smq_delay_run_hw_queue(q->hctxs[i], msecs);
+	rcu_read_lock();
+	nr = smq_nr_hctx(q);
+	for (i = 0; i < nr; i++)
+		smq_delay_run_hw_queue(READ_ONCE(q->hctxs[i]), msecs);
+	rcu_read_unlock();
 }
 
 /**

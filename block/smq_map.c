@@ -8,6 +8,8 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/topology.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
 #include <smq/cpumap.h>
 #include "smq_blk_int.h"
 
@@ -121,3 +123,162 @@ int smq_map_queues_default(struct smq_tag_set *set)
 {
 	return smq_map_queues_spread(set);
 }
+
+/**
+ * smq_map_check - whether a CPU map names only existing hardware queues
+ * @set: tag set (for the message)
+ * @nr: hardware queues
+ * @map: nr_cpu_ids entries, CPU -> queue
+ *
+ * Return: 0, or -EINVAL with a message naming the first bad entry.
+ */
+int smq_map_check(const struct smq_tag_set *set, unsigned int nr,
+		  const unsigned int *map)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		if (map[cpu] >= nr) {
+			pr_err("CPU %u mapped to queue %u of %u\n", cpu,
+			       map[cpu], nr);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/**
+ * smq_tag_set_map_show - print a set's CPU map, one line per queue
+ * @set: multiqueue tag set; the caller keeps smq_tag_set_update() away
+ * @buf: a sysfs page
+ *
+ * Each line is "Q: cpu-list" (the CPU list as in cpulist_parse(), empty
+ * for a queue no CPU maps to), queues in order.
+ *
+ * Return: the bytes written, or -ENOMEM.
+ */
+ssize_t smq_tag_set_map_show(struct smq_tag_set *set, char *buf)
+{
+	cpumask_var_t mask;
+	unsigned int cpu, i;
+	ssize_t len = 0;
+
+	if (!zalloc_cpumask_var(&mask, GFP_KERNEL))
+		return -ENOMEM;
+	for (i = 0; i < set->nr_hw_queues; i++) {
+		cpumask_clear(mask);
+		for_each_possible_cpu(cpu)
+			if (set->map[cpu] == i)
+				cpumask_set_cpu(cpu, mask);
+		len += sysfs_emit_at(buf, len, "%u: %*pbl\n", i,
+				     cpumask_pr_args(mask));
+	}
+	free_cpumask_var(mask);
+	return len;
+}
+EXPORT_SYMBOL_GPL(smq_tag_set_map_show);
+
+/* Parse one "Q: cpu-list" line of @len bytes into @map; @seen: CPUs so far. */
+static int smq_map_parse_line(struct smq_tag_set *set, const char *line,
+			      size_t len, unsigned int *map,
+			      struct cpumask *seen, struct cpumask *mask,
+			      unsigned long *queues)
+{
+	char *str = kstrndup(line, len, GFP_KERNEL);
+	char *colon;
+	unsigned int q, cpu;
+	int ret = -EINVAL;
+
+	if (!str)
+		return -ENOMEM;
+	colon = strchr(str, ':');
+	if (!colon) {
+		pr_err("queue_map: '%s': not 'queue: cpu-list'\n", str);
+		goto out;
+	}
+	*colon = '\0';
+	if (kstrtouint(strim(str), 10, &q) || q >= set->nr_hw_queues) {
+		pr_err("queue_map: queue '%s' not in 0..%u\n", strim(str),
+		       set->nr_hw_queues - 1);
+		goto out;
+	}
+	if (test_and_set_bit(q, queues)) {
+		pr_err("queue_map: queue %u given twice\n", q);
+		goto out;
+	}
+	if (cpulist_parse(strim(colon + 1), mask)) {
+		pr_err("queue_map: queue %u: bad CPU list '%s'\n", q,
+		       strim(colon + 1));
+		goto out;
+	}
+	for_each_cpu(cpu, mask) {
+		if (!cpu_possible(cpu)) {
+			pr_err("queue_map: CPU %u is not possible\n", cpu);
+			goto out;
+		}
+		if (cpumask_test_and_set_cpu(cpu, seen)) {
+			pr_err("queue_map: CPU %u given twice\n", cpu);
+			goto out;
+		}
+		map[cpu] = q;
+	}
+	ret = 0;
+out:
+	kfree(str);
+	return ret;
+}
+
+/**
+ * smq_tag_set_map_parse - parse a CPU map written by the user
+ * @set: multiqueue tag set (its current queue count bounds the queues)
+ * @buf: lines "Q: cpu-list", NUL-terminated; empty lines are ignored
+ * @map: nr_cpu_ids entries to fill, CPU -> queue
+ *
+ * Every possible CPU must be named exactly once; a queue may be left out
+ * or have an empty list (no CPU submits to it).
+ *
+ * Return: 0, -EINVAL with one message naming what is wrong, or -ENOMEM.
+ */
+int smq_tag_set_map_parse(struct smq_tag_set *set, const char *buf,
+			  unsigned int *map)
+{
+	cpumask_var_t seen, mask;
+	unsigned long *queues;
+	unsigned int cpu;
+	int ret = -ENOMEM;
+
+	queues = bitmap_zalloc(nr_cpu_ids, GFP_KERNEL);
+	if (!queues)
+		return -ENOMEM;
+	if (!zalloc_cpumask_var(&seen, GFP_KERNEL))
+		goto free_queues;
+	if (!zalloc_cpumask_var(&mask, GFP_KERNEL))
+		goto free_seen;
+	ret = 0;
+	while (*buf && !ret) {
+		size_t len = strcspn(buf, "\n");
+
+		if (len && strspn(buf, " \t") < len)
+			ret = smq_map_parse_line(set, buf, len, map, seen, mask,
+						 queues);
+		buf += len;
+		if (*buf)
+			buf++;
+	}
+	if (!ret) {
+		for_each_possible_cpu(cpu) {
+			if (!cpumask_test_cpu(cpu, seen)) {
+				pr_err("queue_map: CPU %u not mapped\n", cpu);
+				ret = -EINVAL;
+				break;
+			}
+		}
+	}
+	free_cpumask_var(mask);
+free_seen:
+	free_cpumask_var(seen);
+free_queues:
+	bitmap_free(queues);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(smq_tag_set_map_parse);

@@ -134,7 +134,16 @@ void smq_set_queue_dying(struct smq_queue *q)
 }
 EXPORT_SYMBOL_GPL(smq_set_queue_dying);
 
-static int smq_alloc_hctx(struct smq_queue *q, unsigned int idx)
+/**
+ * smq_alloc_hctx - allocate hardware queue @idx of a queue
+ * @q: multiqueue queue
+ * @idx: its index; the tag set's tags[@idx] exist
+ *
+ * Stores it in q->hctxs[@idx].  No CPU is mapped to it yet.
+ *
+ * Return: 0 or -ENOMEM (nothing is left behind then).
+ */
+int smq_alloc_hctx(struct smq_queue *q, unsigned int idx)
 {
 	struct smq_tag_set *set = q->tag_set;
 	struct smq_hw_ctx *hctx;
@@ -184,19 +193,46 @@ static void smq_free_hctx(struct smq_hw_ctx *hctx)
 	kfree(hctx);
 }
 
-/* Attach every possible CPU's software queue to the hctx the map names. */
-static void smq_map_swqueues(struct smq_queue *q)
+/* Set up every possible CPU's software queue (once per queue). */
+static void smq_init_ctxs(struct smq_queue *q)
 {
 	unsigned int cpu;
 
 	for_each_possible_cpu(cpu) {
 		struct smq_ctx *ctx = per_cpu_ptr(q->queue_ctx, cpu);
-		struct smq_hw_ctx *hctx = smq_map_cpu(q, cpu);
 
 		spin_lock_init(&ctx->lock);
 		INIT_LIST_HEAD(&ctx->rq_list);
 		ctx->cpu = cpu;
 		ctx->q = q;
+	}
+}
+
+/**
+ * smq_map_swqueues - attach every software queue to the hctx the map names
+ * @q: multiqueue queue, new or frozen and quiesced (its software queues
+ *	are empty)
+ *
+ * Rebuilds each hardware queue's CPU mask and software queue table from
+ * the tag set's map.
+ */
+void smq_map_swqueues(struct smq_queue *q)
+{
+	unsigned int cpu, i;
+
+	for (i = 0; i < q->nr_hw_queues; i++) {
+		struct smq_hw_ctx *hctx = q->hctxs[i];
+
+		cpumask_clear(hctx->cpumask);
+		bitmap_zero(hctx->ctx_map, nr_cpu_ids);
+		hctx->nr_ctx = 0;
+		hctx->next_cpu = -1;
+	}
+	for_each_possible_cpu(cpu) {
+		struct smq_ctx *ctx = per_cpu_ptr(q->queue_ctx, cpu);
+		struct smq_hw_ctx *hctx = smq_map_cpu(q, cpu);
+
+		WARN_ON_ONCE(!list_empty(&ctx->rq_list));
 		ctx->hctx = hctx;
 		ctx->index_hw = hctx->nr_ctx;
 		hctx->ctxs[hctx->nr_ctx++] = ctx;
@@ -227,14 +263,17 @@ void smq_hctx_release(struct smq_hw_ctx *hctx)
 /* Wake the tasks sleeping for a tag of one of @q's hardware queues. */
 static void smq_mq_mark_dying(struct smq_queue *q)
 {
-	unsigned int i;
+	unsigned int i, nr;
 
-	for (i = 0; i < q->nr_hw_queues; i++) {
-		struct smq_tags *tags = q->hctxs[i]->tags;
+	rcu_read_lock();
+	nr = smq_nr_hctx(q);
+	for (i = 0; i < nr; i++) {
+		struct smq_tags *tags = READ_ONCE(q->hctxs[i])->tags;
 
 		smq_sbq_wake_all(&tags->bitmap_tags);
 		smq_sbq_wake_all(&tags->breserved_tags);
 	}
+	rcu_read_unlock();
 }
 
 static int smq_init_mq(struct smq_queue *q)
@@ -243,7 +282,8 @@ static int smq_init_mq(struct smq_queue *q)
 	int ret;
 
 	q->nr_hw_queues = q->tag_set->nr_hw_queues;
-	q->hctxs = kcalloc_node(q->nr_hw_queues, sizeof(*q->hctxs), GFP_KERNEL,
+	/* Room for every count smq_tag_set_update() may switch to. */
+	q->hctxs = kcalloc_node(nr_cpu_ids, sizeof(*q->hctxs), GFP_KERNEL,
 				q->tag_set->numa_node);
 	q->queue_ctx = alloc_percpu(struct smq_ctx);
 	if (!q->hctxs || !q->queue_ctx)
@@ -253,6 +293,7 @@ static int smq_init_mq(struct smq_queue *q)
 		if (ret)
 			return ret;
 	}
+	smq_init_ctxs(q);
 	smq_map_swqueues(q);
 	return 0;
 }

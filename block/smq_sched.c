@@ -352,6 +352,57 @@ bool smq_sched_bio_merge(struct smq_queue *q, struct bio *bio,
 }
 
 /**
+ * smq_sched_detach - end a queue's scheduler, keeping its module reference
+ * @q: multiqueue queue, frozen and quiesced, its sysfs_lock held; its
+ *	smq/iosched/ and debugfs sched/ already removed
+ *
+ * The first half of rebuilding the scheduler around a change of the
+ * queue's hardware queues (smq_tag_set_update()); smq_sched_attach()
+ * is the second.
+ *
+ * Return: the scheduler that ran the queue, or NULL (none).
+ */
+const struct smq_sched_ops *smq_sched_detach(struct smq_queue *q)
+{
+	const struct smq_sched_ops *ops = q->sched;
+
+	lockdep_assert_held(&q->sysfs_lock);
+	if (ops) {
+		ops->exit_sched(q);
+		smq_sched_set(q, NULL);
+	}
+	return ops;
+}
+
+/**
+ * smq_sched_attach - start a scheduler that smq_sched_detach() ended
+ * @q: the queue, still frozen and quiesced, its sysfs_lock held
+ * @ops: what smq_sched_detach() returned (with its module reference)
+ *
+ * Fresh scheduler data (its tunables back to their defaults, as after a
+ * switch).  If it cannot start (no memory) the queue runs none, as Linux
+ * leaves a queue whose elevator fails to come back after a change of
+ * nr_hw_queues, and a warning says so.  smq/iosched/ and debugfs sched/
+ * are the caller's to add.
+ */
+void smq_sched_attach(struct smq_queue *q, const struct smq_sched_ops *ops)
+{
+	int ret;
+
+	lockdep_assert_held(&q->sysfs_lock);
+	if (!ops)
+		return;
+	ret = ops->init_sched(q);
+	if (ret) {
+		pr_warn("%s: scheduler %s not restarted (%d), using none\n",
+			q->disk ? q->disk->disk_name : "?", ops->name, ret);
+		smq_sched_put(ops);
+		return;
+	}
+	smq_sched_set(q, ops);
+}
+
+/**
  * smq_sched_exit_queue - drop a dying queue's scheduler
  * @q: frozen queue, unregistered (no sysfs or debugfs files left)
  */

@@ -103,6 +103,8 @@ void smq_sched_init_queue(struct smq_queue *q);
 bool smq_sched_bio_merge(struct smq_queue *q, struct bio *bio,
 			 unsigned int nr_segs);
 void smq_sched_exit_queue(struct smq_queue *q);
+const struct smq_sched_ops *smq_sched_detach(struct smq_queue *q);
+void smq_sched_attach(struct smq_queue *q, const struct smq_sched_ops *ops);
 void smq_sched_set_nr_requests(struct smq_queue *q, unsigned int nr);
 
 #endif /* _SMQ_SCHED_H */

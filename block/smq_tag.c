@@ -11,6 +11,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/mm.h>
+#include <linux/rcupdate.h>
 #include "smq_blk_int.h"
 
 static unsigned int smq_tag_shift(unsigned int depth)
@@ -393,8 +394,15 @@ static void smq_tag_set_free_tags(struct smq_tag_set *set)
 	set->shared_tags = NULL;
 }
 
-static struct smq_tags *smq_tag_set_alloc_one(struct smq_tag_set *set,
-					      unsigned int hctx_idx)
+/**
+ * smq_tag_set_alloc_one - a tag space of a set and its requests
+ * @set: tag set
+ * @hctx_idx: hardware queue it is for (passed to ->init_request)
+ *
+ * Return: the tags or NULL.
+ */
+struct smq_tags *smq_tag_set_alloc_one(struct smq_tag_set *set,
+				       unsigned int hctx_idx)
 {
 	struct smq_tags *tags;
 
@@ -429,7 +437,6 @@ static int smq_tag_set_check(const struct smq_tag_set *set)
 
 static int smq_tag_set_map(struct smq_tag_set *set)
 {
-	unsigned int cpu;
 	int ret;
 
 	set->map = kcalloc(nr_cpu_ids, sizeof(*set->map), GFP_KERNEL);
@@ -443,14 +450,7 @@ static int smq_tag_set_map(struct smq_tag_set *set)
 	}
 	if (ret)
 		return ret;
-	for_each_possible_cpu(cpu) {
-		if (set->map[cpu] >= set->nr_hw_queues) {
-			pr_err("CPU %u mapped to queue %u of %u\n", cpu,
-			       set->map[cpu], set->nr_hw_queues);
-			return -EINVAL;
-		}
-	}
-	return 0;
+	return smq_map_check(set, set->nr_hw_queues, set->map);
 }
 
 /**
@@ -478,7 +478,8 @@ int smq_tag_set_init(struct smq_tag_set *set)
 	if (set->flags & SMQ_SET_LEGACY)
 		return 0;
 	ret = -ENOMEM;
-	set->tags = kcalloc(set->nr_hw_queues, sizeof(*set->tags), GFP_KERNEL);
+	/* Room for every count smq_tag_set_update() may switch to. */
+	set->tags = kcalloc(nr_cpu_ids, sizeof(*set->tags), GFP_KERNEL);
 	if (!set->tags)
 		goto free_map;
 	if (set->flags & SMQ_SET_HOST_TAGSET) {
@@ -518,10 +519,46 @@ void smq_tag_set_free(struct smq_tag_set *set)
 }
 EXPORT_SYMBOL_GPL(smq_tag_set_free);
 
+/* Walk the set's in-flight requests; the caller keeps set->tags alive. */
+static void smq_tagset_iter(struct smq_tag_set *set,
+			    bool (*fn)(struct smq_request *rq, void *data),
+			    void *data)
+{
+	struct smq_tags **all = READ_ONCE(set->tags);
+	unsigned int i, tag, nr;
+
+	/*
+	 * Pairs with smp_store_release() in smq_update_map(): the tag spaces
+	 * of a larger count are in place before it.
+	 */
+	nr = smp_load_acquire(&set->nr_hw_queues);
+
+	if (!all)
+		return;
+	for (i = 0; i < nr; i++) {
+		struct smq_tags *tags = READ_ONCE(all[i]);
+
+		if (set->shared_tags && i)
+			break;
+		/* Not yet or no longer there (smq_tag_set_update()). */
+		if (!tags)
+			continue;
+		for (tag = 0; tag < tags->nr_tags; tag++) {
+			struct smq_request *rq = READ_ONCE(tags->rqs[tag]);
+
+			if (rq && READ_ONCE(rq->state) == SMQ_RQ_IN_FLIGHT &&
+			    !fn(rq, data))
+				return;
+		}
+	}
+}
+
 /**
  * smq_tagset_busy_iter - call @fn for every in-flight request of a set
  * @set: tag set
- * @fn: callback; return false to stop
+ * @fn: callback; return false to stop.  Runs under rcu_read_lock() (the
+ *	tag spaces of hardware queues that smq_tag_set_update() removes are
+ *	freed after a grace period), so it must not sleep.
  * @data: its cookie
  *
  * Requests are visited once each, also with shared tags.  @fn may race
@@ -531,23 +568,9 @@ void smq_tagset_busy_iter(struct smq_tag_set *set,
 			  bool (*fn)(struct smq_request *rq, void *data),
 			  void *data)
 {
-	unsigned int i, tag;
-
-	if (!set->tags)
-		return;
-	for (i = 0; i < set->nr_hw_queues; i++) {
-		struct smq_tags *tags = set->tags[i];
-
-		if (set->shared_tags && i)
-			break;
-		for (tag = 0; tag < tags->nr_tags; tag++) {
-			struct smq_request *rq = READ_ONCE(tags->rqs[tag]);
-
-			if (rq && READ_ONCE(rq->state) == SMQ_RQ_IN_FLIGHT &&
-			    !fn(rq, data))
-				return;
-		}
-	}
+	rcu_read_lock();
+	smq_tagset_iter(set, fn, data);
+	rcu_read_unlock();
 }
 EXPORT_SYMBOL_GPL(smq_tagset_busy_iter);
 
@@ -558,13 +581,15 @@ EXPORT_SYMBOL_GPL(smq_tagset_busy_iter);
  * @data: its cookie
  *
  * Walks the whole tag set: with shared tags other queues' requests come
- * too, and @fn tells them apart by rq->q.
+ * too, and @fn tells them apart by rq->q.  The caller holds a usage
+ * reference of @q (the timeout scan), which keeps smq_tag_set_update()
+ * away (it freezes every queue of the set), so @fn may sleep.
  */
 void smq_mq_busy_iter(struct smq_queue *q,
 		      bool (*fn)(struct smq_request *rq, void *data),
 		      void *data)
 {
-	smq_tagset_busy_iter(q->tag_set, fn, data);
+	smq_tagset_iter(q->tag_set, fn, data);
 }
 
 /**

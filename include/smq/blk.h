@@ -162,6 +162,15 @@ struct smq_request {
  * @exit_request: undo @init_request
  * @map_queues: fill set->map (CPU -> hardware queue); default: spread evenly
  * @init_hctx: per hardware queue setup (optional)
+ * @update_hw_queues: smq_tag_set_update() asks the driver to run @nr
+ *	hardware queues from now on, bound to the CPUs of @map (nr_cpu_ids
+ *	entries, CPU -> queue) or, with @map NULL, as the driver chooses
+ *	(its @map_queues follows).  Called with every queue of the set
+ *	frozen and quiesced: no request is in flight.  Returns 0 or a
+ *	negative errno, and on error must have changed nothing.  A return
+ *	to the configuration it ran before the last successful call (the
+ *	rollback of a failed update) must not fail.  NULL: the set's queue
+ *	count cannot change.
  */
 struct smq_mq_ops {
 	blk_status_t (*queue_rq)(struct smq_request *rq, bool last);
@@ -176,12 +185,15 @@ struct smq_mq_ops {
 	void (*map_queues)(struct smq_tag_set *set);
 	int (*init_hctx)(struct smq_hw_ctx *hctx, void *driver_data,
 			 unsigned int hctx_idx);
+	int (*update_hw_queues)(struct smq_tag_set *set, unsigned int nr,
+				const unsigned int *map);
 };
 
 /**
  * struct smq_tag_set - tags and requests shared by the queues of one host
  * @ops: driver operations
- * @nr_hw_queues: hardware queues (>= 1)
+ * @nr_hw_queues: hardware queues (>= 1); changed only by
+ *	smq_tag_set_update(), with every queue of the set frozen
  * @queue_depth: tags per hardware queue, or in all with SMQ_SET_HOST_TAGSET
  * @reserved_tags: tags kept back for internal commands (of @queue_depth)
  * @cmd_size: driver private bytes per request
@@ -190,8 +202,11 @@ struct smq_mq_ops {
  * @flags: SMQ_SET_*
  * @driver_data: the driver's pointer (passed to ->init_hctx)
  * @map: CPU -> hardware queue index, nr_cpu_ids entries (->map_queues fills)
- * @tags: per hardware queue tags (all point to @shared_tags with
- *	SMQ_SET_HOST_TAGSET)
+ * @user_map: @map was written by the user (smq_tag_set_update() with a
+ *	map), not computed by ->map_queues
+ * @tags: per hardware queue tags, nr_cpu_ids entries of which the first
+ *	@nr_hw_queues are used (all point to @shared_tags with
+ *	SMQ_SET_HOST_TAGSET); entries past them are NULL
  * @shared_tags: the host-wide tags, or NULL
  * @tag_list_lock: protects @tag_list
  * @tag_list: queues using this set
@@ -211,6 +226,7 @@ struct smq_tag_set {
 	unsigned int flags;
 	void *driver_data;
 	unsigned int *map;
+	bool user_map;
 	struct smq_tags **tags;
 	struct smq_tags *shared_tags;
 	struct mutex tag_list_lock;	/* protects tag_list */
@@ -274,6 +290,11 @@ void *smq_hctx_driver_data(const struct smq_hw_ctx *hctx);
 void smq_tagset_busy_iter(struct smq_tag_set *set,
 			  bool (*fn)(struct smq_request *rq, void *data),
 			  void *data);
+int smq_tag_set_update(struct smq_tag_set *set, unsigned int nr,
+		       const unsigned int *map);
+ssize_t smq_tag_set_map_show(struct smq_tag_set *set, char *buf);
+int smq_tag_set_map_parse(struct smq_tag_set *set, const char *buf,
+			  unsigned int *map);
 int smq_map_queues_spread(struct smq_tag_set *set);
 int smq_map_queues_affinity(struct smq_tag_set *set,
 			    const struct cpumask *const *masks);
