@@ -596,6 +596,7 @@ const struct smq_mq_ops smq_scsi_mq_ops = {
 	.init_request = smq_scsi_init_request,
 	.exit_request = smq_scsi_exit_request,
 	.map_queues = smq_scsi_map_queues,
+	.update_hw_queues = smq_scsi_update_hw_queues,
 };
 
 /* ---- helpers for drivers ----------------------------------------------- */

@@ -10,6 +10,7 @@
  *   smq_sd.c          the sd-style disk
  *   smq_ioctl.c       SG_IO and the other SCSI ioctls of the disk
  *   smq_sysfs.c       LUN and host attributes
+ *   smq_host_queues.c changing a running host's hardware queues
  */
 #ifndef _SMQ_SCSI_PRIV_H
 #define _SMQ_SCSI_PRIV_H
@@ -42,6 +43,13 @@ int smq_hosts_init(void);
 void smq_hosts_exit(void);
 int smq_host_set_state(struct smq_scsi_host *shost, enum smq_host_state state);
 const char *smq_host_state_name(enum smq_host_state state);
+
+/* smq_host_queues.c */
+extern struct device_attribute dev_attr_shost_nr_hw_queues;
+extern struct device_attribute dev_attr_shost_queue_map;
+int smq_scsi_update_hw_queues(struct smq_tag_set *set, unsigned int nr,
+			      const unsigned int *map);
+unsigned int smq_scsi_host_max_hw_queues(struct smq_scsi_host *shost);
 
 /* smq_lib.c */
 extern const struct smq_mq_ops smq_scsi_mq_ops;

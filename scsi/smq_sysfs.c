@@ -328,7 +328,7 @@ static struct device_attribute dev_attr_shost_##name =			\
 
 SMQ_SHOST_SHOW(can_queue, "%d", shost->can_queue);
 SMQ_SHOST_SHOW(cmd_per_lun, "%u", shost->cmd_per_lun);
-SMQ_SHOST_SHOW(nr_hw_queues, "%u", shost->tag_set.nr_hw_queues);
+SMQ_SHOST_SHOW(max_hw_queues, "%u", smq_scsi_host_max_hw_queues(shost));
 SMQ_SHOST_SHOW(host_busy, "%u", smq_scsi_host_busy(shost));
 SMQ_SHOST_SHOW(host_tagset, "%d", shost->host_tagset ? 1 : 0);
 SMQ_SHOST_SHOW(use_blk_mq, "%d", shost->use_blk_mq ? 1 : 0);
@@ -392,6 +392,8 @@ static struct attribute *smq_shost_attrs[] = {
 	&dev_attr_shost_can_queue.attr,
 	&dev_attr_shost_cmd_per_lun.attr,
 	&dev_attr_shost_nr_hw_queues.attr,
+	&dev_attr_shost_max_hw_queues.attr,
+	&dev_attr_shost_queue_map.attr,
 	&dev_attr_shost_host_busy.attr,
 	&dev_attr_shost_host_tagset.attr,
 	&dev_attr_shost_use_blk_mq.attr,

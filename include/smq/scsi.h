@@ -157,6 +157,15 @@ struct smq_scsi_cmnd {
  *	context (hard/soft irq, timer, process).
  * @map_queues: fill shost->tag_set.map (CPU -> hardware queue) from the
  *	driver's reply-queue affinity; NULL: spread evenly
+ * @change_queues: run @nr reply queues from now on (hostN/nr_hw_queues,
+ *	hostN/queue_map written).  @map (nr_cpu_ids entries, CPU -> queue)
+ *	binds each reply queue to the CPUs mapped to it; NULL: the driver
+ *	binds them as it likes, and @map_queues is called afterwards.
+ *	Called with every LUN queue of the host drained and stopped (no
+ *	command in flight, none issued) and the host's scan_mutex held;
+ *	returns 0 or a negative errno having changed nothing.  Returning to
+ *	the configuration it ran before (the rollback of a failed change)
+ *	must not fail.  NULL: the host's queues are fixed.
  * @eh_timed_out: a command's timeout expired; SMQ_EH_RESET_TIMER to wait
  *	more, SMQ_EH_DONE to let the midlayer's error handling run
  * @eh_abort_handler: abort one command (SMQ_EH_SUCCESS / SMQ_EH_FAILED)
@@ -174,6 +183,8 @@ struct smq_scsi_cmnd {
  * @max_segment_size: largest segment in bytes
  * @cmd_size: driver private bytes per command (smq_scsi_cmd_priv())
  * @nr_reserved_cmds: tags kept for internal commands
+ * @max_hw_queues: most reply queues @change_queues accepts (capped at
+ *	nr_cpu_ids); 0: the host's queues are fixed
  * @shost_groups: extra sysfs attributes of the host
  * @sdev_groups: extra sysfs attributes of each LUN
  */
@@ -182,6 +193,8 @@ struct smq_host_template {
 	const char *name;
 	int (*queuecommand)(struct smq_scsi_host *shost, struct smq_scsi_cmnd *cmd);
 	void (*map_queues)(struct smq_scsi_host *shost);
+	int (*change_queues)(struct smq_scsi_host *shost, unsigned int nr,
+			     const unsigned int *map);
 	enum smq_eh_timer_return (*eh_timed_out)(struct smq_scsi_cmnd *cmd);
 	int (*eh_abort_handler)(struct smq_scsi_cmnd *cmd);
 	int (*eh_device_reset_handler)(struct smq_scsi_cmnd *cmd);
@@ -198,6 +211,7 @@ struct smq_host_template {
 	unsigned int max_segment_size;
 	unsigned int cmd_size;
 	unsigned int nr_reserved_cmds;
+	unsigned int max_hw_queues;
 	const struct attribute_group **shost_groups;
 	const struct attribute_group **sdev_groups;
 };
@@ -229,7 +243,8 @@ enum smq_host_state {
  * @cmd_per_lun: likewise
  * @sg_tablesize: likewise
  * @max_sectors: likewise
- * @nr_hw_queues: hardware (reply) queues exposed to the block layer
+ * @nr_hw_queues: hardware (reply) queues exposed to the block layer;
+ *	changed later only through hostN/nr_hw_queues (under @scan_mutex)
  * @host_tagset: one host-wide tag space shared by all hardware queues
  * @use_blk_mq: true for the mq path, false for the legacy path
  * @max_channel: highest channel number
