@@ -266,9 +266,21 @@ struct smq_sas_reply_queue {
  * @wlun_info: INQUIRY data of the REPORT LUNS well-known LUN
  * @nolun_info: INQUIRY data of an absent LUN (peripheral qualifier 3)
  * @report_luns: REPORT LUNS answers for SELECT REPORT 0x00, 0x01, 0x02
- * @reply_queues: submit_queues reply queues
- * @masks: the CPU mask of each reply queue (smq_cpumap_spread_masks())
+ * @reply_queues: @nr_alloc reply queues, the first @nr_queues in use
+ * @nr_alloc: reply queues allocated: one per CPU id, the most
+ *	smq_sas_change_queues() accepts
+ * @nr_queues: reply queues in use (= hardware queues); written by
+ *	smq_sas_change_queues() with no command in flight
+ * @masks: the CPU mask of each reply queue (smq_cpumap_spread_masks(),
+ *	or the user's queue_map); empty past @nr_queues
  * @mask_ptrs: the same masks, as map_queues hands them on
+ * @new_masks: scratch masks of the next change (smq_sas_change.c)
+ * @prev_masks: the masks before the last change, which a rollback of
+ *	that change returns to
+ * @prev_nr: @nr_queues before the last change (0: no change yet)
+ * @prev_spread: the masks before the last change were spread by the
+ *	driver, not the user's map
+ * @spread: @masks are spread by the driver, not the user's map
  * @debugfs: the host's debugfs directory, or NULL
  */
 struct smq_sas_host {
@@ -282,8 +294,15 @@ struct smq_sas_host {
 	struct smq_lun_info nolun_info;
 	struct smq_sas_report_luns report_luns[3];
 	struct smq_sas_reply_queue *reply_queues;
+	unsigned int nr_alloc;
+	unsigned int nr_queues;
 	cpumask_var_t *masks;
 	const struct cpumask **mask_ptrs;
+	cpumask_var_t *new_masks;
+	cpumask_var_t *prev_masks;
+	unsigned int prev_nr;
+	bool prev_spread;
+	bool spread;
 	struct dentry *debugfs;
 };
 
@@ -333,6 +352,13 @@ void smq_sas_exit_cmd_priv(struct smq_scsi_host *shost,
 			   struct smq_scsi_cmnd *scmd);
 void smq_sas_complete(struct smq_sas_host *host, struct smq_scsi_cmnd *scmd);
 void smq_sas_debugfs_add(struct smq_sas_host *host);
+int smq_sas_spread_masks(unsigned int nr, cpumask_var_t *masks);
+void smq_sas_masks_free(cpumask_var_t *masks, unsigned int nr);
+bool smq_sas_rpq_idle(struct smq_sas_reply_queue *rpq);
+
+/* smq_sas_change.c */
+int smq_sas_change_queues(struct smq_scsi_host *shost, unsigned int nr,
+			  const unsigned int *map);
 
 /* smq_sas_store.c */
 void smq_sas_store_init(struct smq_sas_store *s);

@@ -57,6 +57,7 @@ static const struct smq_host_template smq_sas_template = {
 	.name = SMQ_SAS_NAME,
 	.queuecommand = smq_sas_queuecommand,
 	.map_queues = smq_sas_map_queues,
+	.change_queues = smq_sas_change_queues,
 	.eh_timed_out = smq_sas_eh_timed_out,
 	.init_cmd_priv = smq_sas_init_cmd_priv,
 	.exit_cmd_priv = smq_sas_exit_cmd_priv,
@@ -66,6 +67,8 @@ static const struct smq_host_template smq_sas_template = {
 	.max_sectors = SMQ_SAS_MAX_SECTORS,
 	.max_segment_size = SMQ_SAS_MAX_SEGMENT,
 	.cmd_size = sizeof(struct smq_sas_cmd),
+	/* One reply queue per CPU at most (capped at nr_cpu_ids) */
+	.max_hw_queues = NR_CPUS,
 };
 
 /**

@@ -2,7 +2,8 @@
 /*
  * smq_sas reply queues and completion modes.
  *
- * A host has submit_queues reply queues, one per smq hardware queue.  Each
+ * A host runs nr_queues reply queues (submit_queues at first, changed by
+ * hostN/nr_hw_queues: smq_sas_change.c), one per smq hardware queue.  Each
  * is bound to a CPU mask computed like the affinity of a managed MSI-X
  * vector, and the CPU -> hardware queue map handed to the block layer is
  * derived from the same masks, so a command normally completes on a CPU
@@ -278,7 +279,7 @@ void smq_sas_complete(struct smq_sas_host *host, struct smq_scsi_cmnd *scmd)
 	unsigned int hwq = smq_scsi_cmd_hwq(scmd);
 	struct smq_sas_reply_queue *rpq;
 
-	if (WARN_ON_ONCE(hwq >= host->cfg.submit_queues))
+	if (WARN_ON_ONCE(hwq >= host->nr_queues))
 		hwq = 0;
 	rpq = &host->reply_queues[hwq];
 	c->rpq = rpq;
@@ -361,22 +362,28 @@ void smq_sas_map_queues(struct smq_scsi_host *shost)
 
 /* ---- setup and teardown ------------------------------------------------ */
 
-/*
- * Compute the reply queues' CPU masks with the shared CPU map helper, from
- * the live topology (possible CPUs, SMT siblings, packages).
+/**
+ * smq_sas_spread_masks - spread the possible CPUs over @nr reply queues
+ * @nr: reply queues
+ * @masks: @nr CPU masks to fill
+ *
+ * With the shared CPU map helper, from the live topology (possible CPUs,
+ * SMT siblings, packages), as managed MSI-X vectors are spread.
+ *
+ * Return: 0 or -ENOMEM.
  */
-static int smq_sas_spread_masks(struct smq_sas_host *host)
+int smq_sas_spread_masks(unsigned int nr, cpumask_var_t *masks)
 {
-	unsigned int i, nr = host->cfg.submit_queues;
 	struct smq_cpu_topology *topo;
 	unsigned long **bits;
+	unsigned int i;
 	int ret = -ENOMEM;
 
 	topo = smq_topology_alloc();
 	bits = kcalloc(nr, sizeof(*bits), GFP_KERNEL);
 	if (topo && bits) {
 		for (i = 0; i < nr; i++)
-			bits[i] = cpumask_bits(host->masks[i]);
+			bits[i] = cpumask_bits(masks[i]);
 		ret = smq_cpumap_spread_masks(topo, nr, bits);
 	}
 	kfree(bits);
@@ -384,30 +391,72 @@ static int smq_sas_spread_masks(struct smq_sas_host *host)
 	return ret < 0 ? ret : 0;
 }
 
+/* Allocate @nr empty CPU masks; NULL when out of memory. */
+static cpumask_var_t *smq_sas_masks_alloc(unsigned int nr)
+{
+	cpumask_var_t *masks = kcalloc(nr, sizeof(*masks), GFP_KERNEL);
+	unsigned int i;
+
+	if (!masks)
+		return NULL;
+	for (i = 0; i < nr; i++) {
+		if (!zalloc_cpumask_var(&masks[i], GFP_KERNEL)) {
+			smq_sas_masks_free(masks, i);
+			return NULL;
+		}
+	}
+	return masks;
+}
+
+/**
+ * smq_sas_masks_free - free what smq_sas_masks_alloc() returned
+ * @masks: the masks, or NULL
+ * @nr: how many
+ */
+void smq_sas_masks_free(cpumask_var_t *masks, unsigned int nr)
+{
+	unsigned int i;
+
+	if (!masks)
+		return;
+	for (i = 0; i < nr; i++)
+		free_cpumask_var(masks[i]);
+	kfree(masks);
+}
+
 /**
  * smq_sas_queues_init - create the reply queues of a host
  * @host: the host; host->cfg is set
+ *
+ * Every reply queue the host may ever run (nr_alloc, one per possible CPU
+ * id, as an HBA has its MSI-X vectors) is set up now, so that
+ * smq_sas_change_queues() allocates none and a command's reply queue
+ * never goes away under a completion; cfg.submit_queues of them run.
  *
  * Return: 0 or a negative errno.
  */
 int smq_sas_queues_init(struct smq_sas_host *host)
 {
-	unsigned int i, nr = host->cfg.submit_queues;
+	unsigned int i, nr = nr_cpu_ids;
 	int ret;
 
-	host->masks = kcalloc(nr, sizeof(*host->masks), GFP_KERNEL);
+	host->nr_alloc = nr;
+	host->nr_queues = host->cfg.submit_queues;
+	host->masks = smq_sas_masks_alloc(nr);
+	host->new_masks = smq_sas_masks_alloc(nr);
+	host->prev_masks = smq_sas_masks_alloc(nr);
 	host->mask_ptrs = kcalloc(nr, sizeof(*host->mask_ptrs), GFP_KERNEL);
 	host->reply_queues = kcalloc(nr, sizeof(*host->reply_queues),
 				     GFP_KERNEL);
-	if (!host->masks || !host->mask_ptrs || !host->reply_queues)
+	if (!host->masks || !host->new_masks || !host->prev_masks ||
+	    !host->mask_ptrs || !host->reply_queues)
 		goto nomem;
-	for (i = 0; i < nr; i++)
-		if (!zalloc_cpumask_var(&host->masks[i], GFP_KERNEL))
-			goto nomem;
 
-	ret = smq_sas_spread_masks(host);
+	ret = smq_sas_spread_masks(host->nr_queues, host->masks);
 	if (ret)
 		goto fail;
+	host->prev_nr = 0;
+	host->spread = true;
 
 	for (i = 0; i < nr; i++) {
 		struct smq_sas_reply_queue *rpq = &host->reply_queues[i];
@@ -439,7 +488,14 @@ fail:
 	return ret;
 }
 
-static bool smq_sas_rpq_idle(struct smq_sas_reply_queue *rpq)
+/**
+ * smq_sas_rpq_idle - whether no completion path touches a reply queue
+ * @rpq: the reply queue
+ *
+ * Return: true when every accepted command was handed to smq_scsi_done()
+ * and no poster or IPI of the queue is still running.
+ */
+bool smq_sas_rpq_idle(struct smq_sas_reply_queue *rpq)
 {
 	if (atomic_long_read(&rpq->completed) != atomic_long_read(&rpq->queued))
 		return false;
@@ -466,7 +522,7 @@ void smq_sas_queues_quiesce(struct smq_sas_host *host)
 
 	if (!host->reply_queues)
 		return;
-	for (i = 0; i < host->cfg.submit_queues; i++) {
+	for (i = 0; i < host->nr_alloc; i++) {
 		struct smq_sas_reply_queue *rpq = &host->reply_queues[i];
 
 		while (!smq_sas_rpq_idle(rpq))
@@ -490,18 +546,16 @@ void smq_sas_queues_quiesce(struct smq_sas_host *host)
  */
 void smq_sas_queues_free(struct smq_sas_host *host)
 {
-	unsigned int i;
-
 	kfree(host->reply_queues);
 	host->reply_queues = NULL;
 	kfree(host->mask_ptrs);
 	host->mask_ptrs = NULL;
-	if (host->masks) {
-		for (i = 0; i < host->cfg.submit_queues; i++)
-			free_cpumask_var(host->masks[i]);
-		kfree(host->masks);
-		host->masks = NULL;
-	}
+	smq_sas_masks_free(host->masks, host->nr_alloc);
+	host->masks = NULL;
+	smq_sas_masks_free(host->new_masks, host->nr_alloc);
+	host->new_masks = NULL;
+	smq_sas_masks_free(host->prev_masks, host->nr_alloc);
+	host->prev_masks = NULL;
 }
 
 /* ---- debugfs ----------------------------------------------------------- */
@@ -512,7 +566,8 @@ static int smq_sas_rpq_stats_show(struct seq_file *m, void *v)
 	unsigned int i;
 
 	seq_puts(m, "queue queued completed ipis polls rearms cpus\n");
-	for (i = 0; i < host->cfg.submit_queues; i++) {
+	/* Queues past the count in use show while they were used last. */
+	for (i = 0; i < READ_ONCE(host->nr_queues); i++) {
 		struct smq_sas_reply_queue *rpq = &host->reply_queues[i];
 
 		seq_printf(m, "%u %ld %ld %ld %ld %ld %*pbl\n", i,
