@@ -79,6 +79,7 @@ struct smq_ctx {
 enum {
 	SMQ_S_STOPPED,		/* driver stopped it; no dispatch */
 	SMQ_S_RESTART,		/* rerun when a request of this queue completes */
+	SMQ_S_INACTIVE,		/* no online CPU: no new requests (smq_cpuhp.c) */
 };
 
 /**
@@ -101,6 +102,8 @@ enum {
  * @driver_data: from ops->init_hctx
  * @sched_data: scheduler's per-hctx data
  * @kobj: /sys/block/X/mq/<queue_num>
+ * @cpuhp_node: instance of smq_blk's CPU hotplug state (smq_cpuhp.c)
+ * @cpuhp_added: @cpuhp_node is registered
  * @stats: dispatch counters
  */
 struct smq_hw_ctx {
@@ -121,6 +124,8 @@ struct smq_hw_ctx {
 	void *driver_data;
 	void *sched_data;
 	struct kobject kobj;
+	struct hlist_node cpuhp_node;
+	bool cpuhp_added;
 	struct {
 		atomic_long_t queued;
 		atomic_long_t dispatched;
@@ -447,6 +452,13 @@ void smq_hctx_kobj_init(struct smq_hw_ctx *hctx);
 unsigned int smq_mq_max_requests(struct smq_queue *q);
 int smq_mq_sysfs_register(struct smq_queue *q, struct kobject *parent);
 void smq_mq_sysfs_unregister(struct smq_queue *q);
+
+/* smq_cpuhp.c */
+int smq_cpuhp_init(void);
+void smq_cpuhp_exit(void);
+int smq_hctx_cpuhp_add(struct smq_hw_ctx *hctx);
+void smq_hctx_cpuhp_del(struct smq_hw_ctx *hctx);
+void smq_hctx_update_active(struct smq_queue *q);
 
 /* smq_debugfs.c */
 void smq_debugfs_init(void);

@@ -14,9 +14,16 @@ struct workqueue_struct *smq_wq;
 
 static int __init smq_blk_init(void)
 {
+	int ret;
+
 	smq_wq = alloc_workqueue("smq_blk", WQ_MEM_RECLAIM | WQ_HIGHPRI, 0);
 	if (!smq_wq)
 		return -ENOMEM;
+	ret = smq_cpuhp_init();
+	if (ret) {
+		destroy_workqueue(smq_wq);
+		return ret;
+	}
 	smq_complete_init();
 	smq_debugfs_init();	/* optional: errors leave it out */
 	return 0;
@@ -26,6 +33,7 @@ static void __exit smq_blk_exit(void)
 {
 	smq_debugfs_exit();
 	smq_complete_exit();
+	smq_cpuhp_exit();
 	destroy_workqueue(smq_wq);
 }
 

@@ -5,6 +5,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpu.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/rcupdate.h>
@@ -167,11 +168,14 @@ int smq_alloc_hctx(struct smq_queue *q, unsigned int idx)
 	hctx->tags = set->tags[idx];
 	hctx->next_cpu = -1;
 	hctx->driver_data = set->driver_data;
+	if (smq_hctx_cpuhp_add(hctx))
+		goto free_maps;
 	smq_hctx_kobj_init(hctx);
 	q->hctxs[idx] = hctx;
 	if (set->ops->init_hctx &&
 	    set->ops->init_hctx(hctx, set->driver_data, idx)) {
 		q->hctxs[idx] = NULL;
+		smq_hctx_cpuhp_del(hctx);
 		goto free_maps;
 	}
 	return 0;
@@ -187,6 +191,7 @@ free_hctx:
 
 static void smq_free_hctx(struct smq_hw_ctx *hctx)
 {
+	smq_hctx_cpuhp_del(hctx);
 	bitmap_free(hctx->ctx_map);
 	kfree(hctx->ctxs);
 	free_cpumask_var(hctx->cpumask);
@@ -214,12 +219,15 @@ static void smq_init_ctxs(struct smq_queue *q)
  *	are empty)
  *
  * Rebuilds each hardware queue's CPU mask and software queue table from
- * the tag set's map.
+ * the tag set's map, and marks the hardware queues without an online CPU
+ * inactive.  Takes cpus_read_lock(): no CPU hotplug callback reads the
+ * masks meanwhile.
  */
 void smq_map_swqueues(struct smq_queue *q)
 {
 	unsigned int cpu, i;
 
+	cpus_read_lock();
 	for (i = 0; i < q->nr_hw_queues; i++) {
 		struct smq_hw_ctx *hctx = q->hctxs[i];
 
@@ -238,6 +246,8 @@ void smq_map_swqueues(struct smq_queue *q)
 		hctx->ctxs[hctx->nr_ctx++] = ctx;
 		cpumask_set_cpu(cpu, hctx->cpumask);
 	}
+	smq_hctx_update_active(q);
+	cpus_read_unlock();
 }
 
 static void smq_free_hctxs(struct smq_queue *q)

@@ -5,6 +5,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/indirect_call_wrapper.h>
 #include <linux/scatterlist.h>
@@ -80,6 +81,7 @@ struct smq_request *smq_get_request(struct smq_queue *q, blk_opf_t opf,
 	struct smq_ctx *ctx;
 	int tag;
 
+retry:
 	ctx = raw_cpu_ptr(q->queue_ctx);
 	hctx = ctx->hctx;
 	tags = hctx->tags;
@@ -93,6 +95,21 @@ struct smq_request *smq_get_request(struct smq_queue *q, blk_opf_t opf,
 		rq->rq_flags |= SMQ_RQF_RESERVED;
 	rq->tag = tag;
 	tags->rqs[tag] = rq;
+	/*
+	 * The last CPU of the hardware queue went down (smq_cpuhp.c): either
+	 * its callback sees this request and waits for it, or this sees the
+	 * mark; pairs with smp_mb__after_atomic() in smq_hctx_cpu_offline().
+	 * The task runs on an online CPU by now: retry from there.
+	 */
+	smp_mb();
+	if (unlikely(test_bit(SMQ_S_INACTIVE, &hctx->state))) {
+		WRITE_ONCE(tags->rqs[tag], NULL);
+		smq_put_tag(tags, tag);
+		if (nowait)
+			return NULL;
+		usleep_range(1000, 3000);
+		goto retry;
+	}
 	if (q->sched && q->sched->prepare_request)
 		q->sched->prepare_request(rq);
 	return rq;
