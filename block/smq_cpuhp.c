@@ -48,6 +48,15 @@ static bool smq_hctx_busy(struct smq_hw_ctx *hctx)
 	return false;
 }
 
+/*
+ * Whether @hctx is in use: one that smq_tag_set_update() is adding or has
+ * removed (past the queue's count) has no CPU and must not be run.
+ */
+static bool smq_hctx_in_use(struct smq_hw_ctx *hctx)
+{
+	return hctx->queue_num < READ_ONCE(hctx->q->nr_hw_queues);
+}
+
 /* Whether a CPU of @hctx other than @cpu is online. */
 static bool smq_hctx_other_online(struct smq_hw_ctx *hctx, unsigned int cpu)
 {
@@ -65,7 +74,7 @@ static int smq_hctx_cpu_offline(unsigned int cpu, struct hlist_node *node)
 	struct smq_hw_ctx *hctx = hlist_entry_safe(node, struct smq_hw_ctx,
 						   cpuhp_node);
 
-	if (!cpumask_test_cpu(cpu, hctx->cpumask))
+	if (!smq_hctx_in_use(hctx) || !cpumask_test_cpu(cpu, hctx->cpumask))
 		return 0;
 	if (smq_hctx_other_online(hctx, cpu)) {
 		/* Its software queue's requests go to another CPU's run. */
@@ -86,7 +95,7 @@ static int smq_hctx_cpu_online(unsigned int cpu, struct hlist_node *node)
 	struct smq_hw_ctx *hctx = hlist_entry_safe(node, struct smq_hw_ctx,
 						   cpuhp_node);
 
-	if (cpumask_test_cpu(cpu, hctx->cpumask))
+	if (smq_hctx_in_use(hctx) && cpumask_test_cpu(cpu, hctx->cpumask))
 		clear_bit(SMQ_S_INACTIVE, &hctx->state);
 	return 0;
 }

@@ -191,7 +191,9 @@ free_hctx:
 
 static void smq_free_hctx(struct smq_hw_ctx *hctx)
 {
+	/* No hotplug callback can kick the run work after this. */
 	smq_hctx_cpuhp_del(hctx);
+	cancel_delayed_work_sync(&hctx->run_work);
 	bitmap_free(hctx->ctx_map);
 	kfree(hctx->ctxs);
 	free_cpumask_var(hctx->cpumask);

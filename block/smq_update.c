@@ -178,6 +178,11 @@ static void smq_update_queue(struct smq_update *u, struct smq_queue *q)
 		for (i = u->nr; i < u->old_nr; i++)
 			kobject_del(&q->hctxs[i]->kobj);
 	}
+	/* Removed hardware queues keep no CPU (hotplug callbacks skip them). */
+	for (i = u->nr; i < u->old_nr; i++) {
+		cpumask_clear(q->hctxs[i]->cpumask);
+		q->hctxs[i]->nr_ctx = 0;
+	}
 	sched = smq_sched_detach(q);
 
 	/* New entries before the count that covers them (smq_nr_hctx()). */
@@ -209,16 +214,13 @@ static void smq_update_release(struct smq_update *u)
 {
 	struct smq_tag_set *set = u->set;
 	struct smq_queue *q;
-	unsigned int i;
 
 	if (u->nr >= u->old_nr)
 		return;
 	synchronize_rcu();
-	list_for_each_entry(q, &set->tag_list, tag_set_list) {
-		for (i = u->nr; i < u->old_nr; i++)
-			cancel_delayed_work_sync(&q->hctxs[i]->run_work);
+	/* smq_free_hctx() cancels their run work. */
+	list_for_each_entry(q, &set->tag_list, tag_set_list)
 		smq_update_free_hctxs(q, u->nr, u->old_nr);
-	}
 	smq_update_free_tags(set, u->nr, u->old_nr);
 }
 
