@@ -307,6 +307,7 @@ static const struct smq_debugfs_attr smq_queue_debugfs_attrs[] = {
 static const struct smq_debugfs_name smq_hctx_state_names[] = {
 	{ BIT(SMQ_S_STOPPED), "STOPPED" },
 	{ BIT(SMQ_S_RESTART), "RESTART" },
+	{ BIT(SMQ_S_INACTIVE), "INACTIVE" },
 };
 
 /* state: atomic bits, no lock. */
