@@ -13,7 +13,8 @@
 # attempt makes fewer than N checks (consumed=0: every failure point has
 # been hit once) or a cap is reached; then the operation must succeed
 # without injection.  Operations: add a host (add_host), switch the
-# scheduler, set nr_requests, load smq_sas (finit_module; N steps by 1 up
+# scheduler, set nr_requests, change the host's nr_hw_queues (the
+# rollback of smq_tag_set_update()), load smq_sas (finit_module; N steps by 1 up
 # to 200, then by 5: the module loader's own allocations are many).  Last,
 # kmemleak (where the kernel has it) must not report a leak, except the
 # kernel's own error-path leaks listed in lib/dmesg.sh (KMEMLEAK_KERNEL_BUGS).
@@ -245,6 +246,41 @@ if [ -n "$nr1" ]; then
 	sweep nr-requests nrreq "$MAX_NTH" "$SWEEP_SECS"
 else
 	say "nr-requests: not swept ($nf: $(cat "$nf" 2>/dev/null || say missing))"
+fi
+
+# --- 3b. the host's nr_hw_queues (smq_tag_set_update() and its rollback) --
+hq=
+for _h in /sys/class/smq_host/host*; do
+	[ -w "$_h/nr_hw_queues" ] && hq=$_h/nr_hw_queues
+done
+nhq_try() { smq-helper failnth "$1" write "$hq" "$nhq1"; }
+nhq_check() {
+	_v=$(cat "$hq")
+	if [ "$ret" -lt 0 ] && [ "$_v" != "$nhq0" ]; then
+		fail "nr_hw_queues $nhq1 failed ($ret) at N=$n but it reads $_v (was $nhq0)"
+	fi
+	if [ "$ret" -ge 0 ] && [ "$_v" != "$nhq1" ]; then
+		fail "nr_hw_queues $nhq1 succeeded at N=$n but it reads $_v"
+	fi
+	[ "$(cat "$q/smq/nr_hw_queues")" = "$_v" ] ||
+		fail "$disk: smq/nr_hw_queues $(cat "$q/smq/nr_hw_queues"), host $_v after N=$n"
+	dev_io || fail "$DEV does no I/O with $_v hardware queues after N=$n"
+	say "$nhq0" >"$hq" || fail "cannot restore nr_hw_queues $nhq0"
+	dev_io || fail "$DEV does no I/O after restoring nr_hw_queues $nhq0"
+}
+nhq_retry() {
+	say "$nhq1" >"$hq" || fail "nr_hw_queues $nhq1 failed without injection"
+	dev_io || fail "$DEV does no I/O with nr_hw_queues $nhq1"
+	say "$nhq0" >"$hq" || fail "cannot restore nr_hw_queues $nhq0"
+}
+if [ -n "$hq" ] && [ "$(cat "${hq%/*}/max_hw_queues")" -ge 2 ]; then
+	nhq0=$(cat "$hq")
+	nhq1=2
+	[ "$nhq0" = 2 ] && nhq1=1
+	say "nr_hw_queues: $nhq0 -> $nhq1"
+	sweep nr-hw-queues nhq "$MAX_NTH" "$SWEEP_SECS"
+else
+	say "nr_hw_queues: not swept (no writable nr_hw_queues or one CPU)"
 fi
 
 # --- 4. module load ----------------------------------------------------------
