@@ -274,11 +274,14 @@ nhq_retry() {
 	say "$nhq0" >"$hq" || fail "cannot restore nr_hw_queues $nhq0"
 }
 if [ -n "$hq" ] && [ "$(cat "${hq%/*}/max_hw_queues")" -ge 2 ]; then
-	nhq0=$(cat "$hq")
+	# Growing allocates most (tags, hardware queues): sweep 1 -> 2.
+	nhq_orig=$(cat "$hq")
+	say 1 >"$hq" || fail "cannot set nr_hw_queues 1"
+	nhq0=1
 	nhq1=2
-	[ "$nhq0" = 2 ] && nhq1=1
 	say "nr_hw_queues: $nhq0 -> $nhq1"
 	sweep nr-hw-queues nhq "$MAX_NTH" "$SWEEP_SECS"
+	say "$nhq_orig" >"$hq" || fail "cannot restore nr_hw_queues $nhq_orig"
 else
 	say "nr_hw_queues: not swept (no writable nr_hw_queues or one CPU)"
 fi
