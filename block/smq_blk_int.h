@@ -449,6 +449,7 @@ void smq_add_timer(struct smq_request *rq);
 int smq_sysfs_register(struct smq_queue *q);
 void smq_sysfs_unregister(struct smq_queue *q);
 void smq_hctx_kobj_init(struct smq_hw_ctx *hctx);
+void smq_hctx_kobj_del(struct smq_hw_ctx *hctx);
 unsigned int smq_mq_max_requests(struct smq_queue *q);
 int smq_mq_sysfs_register(struct smq_queue *q, struct kobject *parent);
 void smq_mq_sysfs_unregister(struct smq_queue *q);

@@ -371,6 +371,17 @@ void smq_iosched_sysfs_del(struct smq_queue *q)
 }
 
 /**
+ * smq_hctx_kobj_del - remove a hardware queue's mq/<n>/ directory
+ * @hctx: hardware queue; nothing happens if its directory was never added
+ *	(a failed kobject_add() in smq_tag_set_update() only warns)
+ */
+void smq_hctx_kobj_del(struct smq_hw_ctx *hctx)
+{
+	if (hctx->kobj.state_in_sysfs)
+		kobject_del(&hctx->kobj);
+}
+
+/**
  * smq_mq_sysfs_register - add mq/ and a directory per hardware queue
  * @q: multiqueue queue
  * @parent: its disk's kobject
@@ -393,7 +404,7 @@ int smq_mq_sysfs_register(struct smq_queue *q, struct kobject *parent)
 	return 0;
 del:
 	while (i--)
-		kobject_del(&q->hctxs[i]->kobj);
+		smq_hctx_kobj_del(q->hctxs[i]);
 	kobject_del(&q->mq_kobj);
 put:
 	kobject_put(&q->mq_kobj);
@@ -409,7 +420,7 @@ void smq_mq_sysfs_unregister(struct smq_queue *q)
 	unsigned int i;
 
 	for (i = 0; i < q->nr_hw_queues; i++)
-		kobject_del(&q->hctxs[i]->kobj);
+		smq_hctx_kobj_del(q->hctxs[i]);
 	kobject_del(&q->mq_kobj);
 	kobject_put(&q->mq_kobj);
 }

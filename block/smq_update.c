@@ -176,7 +176,7 @@ static void smq_update_queue(struct smq_update *u, struct smq_queue *q)
 		smq_iosched_sysfs_del(q);
 		smq_debugfs_unregister(q);
 		for (i = u->nr; i < u->old_nr; i++)
-			kobject_del(&q->hctxs[i]->kobj);
+			smq_hctx_kobj_del(q->hctxs[i]);
 	}
 	/* Removed hardware queues keep no CPU (hotplug callbacks skip them). */
 	for (i = u->nr; i < u->old_nr; i++) {
