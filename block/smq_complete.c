@@ -77,6 +77,30 @@ void smq_complete_request(struct smq_request *rq)
 EXPORT_SYMBOL_GPL(smq_complete_request);
 
 /**
+ * smq_complete_request_gen - the driver finished one incarnation of a request
+ * @rq: request handed to ->queue_rq
+ * @gen: rq->gen the driver read when it took the request
+ *
+ * As smq_complete_request(), but a completion for an earlier incarnation
+ * (the request was claimed by the timeout handling, finished and started
+ * again since) is ignored instead of finishing the new one.  The
+ * generation is checked before and after the claim: a claim that turns
+ * out to name a newer incarnation (it was restarted in between) is given
+ * back, and a completion of that incarnation which came meanwhile is
+ * delivered then.
+ */
+void smq_complete_request_gen(struct smq_request *rq, u32 gen)
+{
+	if (READ_ONCE(rq->gen) != gen || !smq_rq_claim_gen(rq, gen))
+		return;
+	/* Owned as a timeout claim: make it an ordinary completion. */
+	WRITE_ONCE(rq->state, SMQ_RQ_COMPLETE);
+	if (!smq_complete_remote(rq))
+		rq->q->tag_set->ops->complete(rq);
+}
+EXPORT_SYMBOL_GPL(smq_complete_request_gen);
+
+/**
  * smq_rq_claim - take ownership of an in-flight request's completion
  * @rq: request
  *
@@ -129,6 +153,8 @@ void smq_start_request(struct smq_request *rq)
 								  rq->acct_start);
 	}
 	rq->deadline = jiffies + rq->timeout;
+	/* A new incarnation: visible before IN_FLIGHT (smq_rq_claim_gen()). */
+	WRITE_ONCE(rq->gen, rq->gen + 1);
 	/* The timeout scan reads the deadline of an IN_FLIGHT request. */
 	smp_store_release(&rq->state, SMQ_RQ_IN_FLIGHT);
 	smq_add_timer(rq);
@@ -151,6 +177,64 @@ static void smq_end_bios(struct smq_request *rq, blk_status_t status)
 	rq->bio = NULL;
 	rq->biotail = NULL;
 }
+
+/**
+ * smq_update_request - complete the first bytes of a request
+ * @rq: claimed file I/O request (not passthrough), not yet ended
+ * @status: outcome of those bytes: BLK_STS_OK, or an error that every bio
+ *	(or part of one) they touch fails with
+ * @nr_bytes: bytes from the request's start, at most its length
+ *
+ * The partial completion of Linux's blk_update_request(): bios wholly
+ * within @nr_bytes end (with @status); a bio that @nr_bytes ends inside
+ * is advanced past them and carries @status into its own end.  The
+ * request then starts at the first byte not completed, with its segment
+ * count recomputed, ready to be prepared again and requeued.  Only the
+ * error paths use it: smq_end_request() stays the fast path.  Both queue
+ * paths (mq and legacy) keep a request's data as the same bio chain, so
+ * this is common to them.  Disk statistics count the request's remaining
+ * sectors when it ends.  Any context.
+ *
+ * Return: true when bytes remain (the caller requeues or ends @rq), false
+ * when every bio has ended (the caller ends @rq, which finds no bio left).
+ */
+bool smq_update_request(struct smq_request *rq, blk_status_t status,
+			unsigned int nr_bytes)
+{
+	unsigned int segs = 0;
+	struct bio *bio;
+
+	if (WARN_ON_ONCE(rq->rq_flags & SMQ_RQF_PASSTHROUGH))
+		return true;
+	nr_bytes = min(nr_bytes, rq->data_len);
+	while ((bio = rq->bio)) {
+		unsigned int n = min(nr_bytes, bio->bi_iter.bi_size);
+
+		if (!n && bio->bi_iter.bi_size)
+			break;
+		if (status)
+			bio->bi_status = status;
+		bio_advance(bio, n);
+		nr_bytes -= n;
+		rq->data_len -= n;
+		rq->sector += n >> SECTOR_SHIFT;
+		if (bio->bi_iter.bi_size)
+			break;
+		rq->bio = bio->bi_next;
+		bio->bi_next = NULL;
+		bio_endio(bio);
+	}
+	if (!rq->bio) {
+		rq->biotail = NULL;
+		rq->data_len = 0;
+		return false;
+	}
+	for (bio = rq->bio; bio; bio = bio->bi_next)
+		segs += smq_bio_segments(rq->q, bio);
+	rq->nr_phys_segments = segs;
+	return true;
+}
+EXPORT_SYMBOL_GPL(smq_update_request);
 
 /**
  * smq_end_request - finish a request

@@ -496,6 +496,20 @@ void smq_requeue_request(struct smq_request *rq, bool kick)
 EXPORT_SYMBOL_GPL(smq_requeue_request);
 
 /**
+ * smq_kick_requeue_list - put requeued requests back after a delay
+ * @q: queue
+ * @msecs: delay; a kick already pending keeps its own time
+ *
+ * For requests requeued without a kick (smq_requeue_request(rq, false))
+ * because the device is busy for a moment.  Any context.
+ */
+void smq_kick_requeue_list(struct smq_queue *q, unsigned long msecs)
+{
+	queue_delayed_work(smq_wq, &q->requeue_work, msecs_to_jiffies(msecs));
+}
+EXPORT_SYMBOL_GPL(smq_kick_requeue_list);
+
+/**
  * smq_requeue_work - put requeued requests back on their dispatch lists
  * @work: q->requeue_work
  */

@@ -3,6 +3,15 @@
  * smq_blk: request timeouts.  One timer per queue, armed for the earliest
  * deadline (rounded up to a second so the I/O path rarely touches it); the
  * scan runs in a work item and hands expired requests to ->timeout.
+ *
+ * Claims and generations: the scan looks at a request without holding
+ * it, so between its look and its claim the request may end, be freed
+ * and be started again (for another queue, too).  Every start bumps
+ * rq->gen before the request goes IN_FLIGHT; smq_rq_claim_gen() claims
+ * (IN_FLIGHT -> TIMED_OUT, fully ordered) and then compares the
+ * generation it saw with the claimed one, giving back a claim on a newer
+ * incarnation.  The error handler reclaims the commands a reset killed
+ * the same way.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -50,7 +59,8 @@ static void smq_scan_note_deadline(struct smq_timeout_scan *scan,
 }
 
 /* Whether the request seen in flight by the scan is past its deadline. */
-static bool smq_rq_expired(struct smq_request *rq, struct smq_timeout_scan *scan)
+static bool smq_rq_expired(struct smq_request *rq, struct smq_timeout_scan *scan,
+			   u32 *gen)
 {
 	unsigned long deadline;
 
@@ -59,6 +69,7 @@ static bool smq_rq_expired(struct smq_request *rq, struct smq_timeout_scan *scan
 	/* Pairs with the release in smq_start_request(). */
 	if (smp_load_acquire(&rq->state) != SMQ_RQ_IN_FLIGHT)
 		return false;
+	*gen = READ_ONCE(rq->gen);
 	deadline = READ_ONCE(rq->deadline);
 	if (time_before(jiffies, deadline)) {
 		smq_scan_note_deadline(scan, deadline);
@@ -81,20 +92,48 @@ static void smq_rq_unclaim(struct smq_request *rq)
 		rq->q->tag_set->ops->complete(rq);
 }
 
+/**
+ * smq_rq_claim_gen - claim one incarnation of an in-flight request
+ * @rq: request seen IN_FLIGHT with generation @gen
+ * @gen: rq->gen read after that look
+ *
+ * Claims as the timeout scan does (IN_FLIGHT -> TIMED_OUT): the driver's
+ * completion cannot finish the request meanwhile, it is recorded and
+ * delivered if the claim is given back.  The claim is kept only if the
+ * request is still incarnation @gen; otherwise (it ended and was started
+ * again since the look) it is given back at once.
+ *
+ * Return: true when the caller owns incarnation @gen and must end or
+ * requeue it; false when it is not in flight any more or is another
+ * incarnation.
+ */
+bool smq_rq_claim_gen(struct smq_request *rq, u32 gen)
+{
+	if (cmpxchg(&rq->state, SMQ_RQ_IN_FLIGHT, SMQ_RQ_TIMED_OUT) !=
+	    SMQ_RQ_IN_FLIGHT)
+		return false;
+	/* The cmpxchg orders this after the start that set IN_FLIGHT. */
+	if (READ_ONCE(rq->gen) == gen)
+		return true;
+	smq_rq_unclaim(rq);
+	return false;
+}
+EXPORT_SYMBOL_GPL(smq_rq_claim_gen);
+
 static bool smq_check_expired(struct smq_request *rq, void *data)
 {
 	struct smq_timeout_scan *scan = data;
 	const struct smq_mq_ops *ops = scan->q->tag_set->ops;
+	u32 gen;
 
-	if (!smq_rq_expired(rq, scan))
+	if (!smq_rq_expired(rq, scan, &gen))
 		return true;
 	/*
 	 * Claim it, so that it can neither complete nor be freed and reused
-	 * under ->timeout; then look again: between the first look and the
-	 * claim it may have ended and been started afresh (or elsewhere).
+	 * under ->timeout; the claim holds only for the incarnation seen.
+	 * Then look again: the deadline may have moved with a restart.
 	 */
-	if (cmpxchg(&rq->state, SMQ_RQ_IN_FLIGHT, SMQ_RQ_TIMED_OUT) !=
-	    SMQ_RQ_IN_FLIGHT)
+	if (!smq_rq_claim_gen(rq, gen))
 		return true;
 	if (rq->q != scan->q || time_before(jiffies, rq->deadline)) {
 		if (rq->q == scan->q)
@@ -127,3 +166,22 @@ void smq_timeout_work(struct work_struct *work)
 		mod_timer(&q->timeout_timer, round_jiffies_up(scan.next));
 	smq_queue_exit(q);
 }
+
+/**
+ * smq_queue_busy_iter - call @fn for every in-flight request of a queue
+ * @q: the queue (alive: the caller holds a request of it, or keeps it from
+ *	being destroyed)
+ * @fn: callback; return false to stop
+ * @data: its cookie
+ *
+ * On the mq path the whole tag set is walked, so @fn must check rq->q.
+ * @fn races with completion and reuse: it reads rq->gen and claims with
+ * smq_rq_claim_gen() before acting.  Process context.
+ */
+void smq_queue_busy_iter(struct smq_queue *q,
+			 bool (*fn)(struct smq_request *rq, void *data),
+			 void *data)
+{
+	q->ops->busy_iter(q, fn, data);
+}
+EXPORT_SYMBOL_GPL(smq_queue_busy_iter);

@@ -90,6 +90,10 @@ enum smq_eh_timer_return {
  * @end_io_data: its argument
  * @status: completion status
  * @budget_token: token from ->get_budget, -1 when none held
+ * @gen: generation, bumped by every smq_start_request() before the request
+ *	goes in flight: a completion or a claim that names an older
+ *	generation is about an earlier incarnation and is ignored
+ *	(smq_complete_request_gen(), smq_rq_claim_gen())
  *
  * Driver private data (tag_set.cmd_size bytes) follows the structure; see
  * smq_rq_to_pdu().
@@ -122,6 +126,7 @@ struct smq_request {
 	void *end_io_data;
 	blk_status_t status;
 	int budget_token;
+	u32 gen;
 };
 
 /**
@@ -330,9 +335,17 @@ void smq_delay_run_hw_queues(struct smq_queue *q, unsigned long msecs);
 /* Driver side of a request */
 void smq_start_request(struct smq_request *rq);
 void smq_complete_request(struct smq_request *rq);
+void smq_complete_request_gen(struct smq_request *rq, u32 gen);
 bool smq_rq_claim(struct smq_request *rq);
+bool smq_rq_claim_gen(struct smq_request *rq, u32 gen);
 void smq_end_request(struct smq_request *rq, blk_status_t status);
+bool smq_update_request(struct smq_request *rq, blk_status_t status,
+			unsigned int nr_bytes);
+void smq_queue_busy_iter(struct smq_queue *q,
+			 bool (*fn)(struct smq_request *rq, void *data),
+			 void *data);
 void smq_requeue_request(struct smq_request *rq, bool kick);
+void smq_kick_requeue_list(struct smq_queue *q, unsigned long msecs);
 unsigned int smq_rq_map_sg(struct smq_request *rq, struct scatterlist *sgl,
 			   unsigned int max_ents);
 
