@@ -139,6 +139,42 @@ bool smq_sense_info(const u8 *buf, unsigned int len, u64 *info)
 EXPORT_SYMBOL_GPL(smq_sense_info);
 
 /**
+ * smq_sense_good_blocks() - blocks a failed READ/WRITE moved before its error
+ * @buf: sense data of the failed command.
+ * @len: valid bytes in @buf.
+ * @lba: first block of the command.
+ * @nr_blocks: blocks of the command.
+ * @good: output: blocks from @lba before the failing one.
+ *
+ * A MEDIUM ERROR, or a HARDWARE ERROR with a valid INFORMATION field,
+ * names the first failing block in INFORMATION (SBC-4 4.18); the blocks
+ * before it were transferred.  Deferred errors are about another
+ * command and give nothing.
+ *
+ * Return: true when @buf is such an error with INFORMATION in
+ * [@lba, @lba + @nr_blocks); false otherwise (@good untouched).
+ */
+bool smq_sense_good_blocks(const u8 *buf, unsigned int len, u64 lba,
+			   u32 nr_blocks, u32 *good)
+{
+	struct smq_sense_hdr hdr;
+	u64 info;
+
+	if (!smq_sense_normalize(buf, len, &hdr) || hdr.deferred)
+		return false;
+	if (hdr.sense_key != SMQ_SK_MEDIUM_ERROR &&
+	    hdr.sense_key != SMQ_SK_HARDWARE_ERROR)
+		return false;
+	if (!smq_sense_info(buf, len, &info))
+		return false;
+	if (info < lba || info - lba >= nr_blocks)
+		return false;
+	*good = (u32)(info - lba);
+	return true;
+}
+EXPORT_SYMBOL_GPL(smq_sense_good_blocks);
+
+/**
  * smq_sense_build() - build current sense data
  * @buf: output.
  * @len: room in @buf.

@@ -156,6 +156,8 @@ bool smq_sense_normalize(const u8 *buf, unsigned int len,
 const u8 *smq_sense_find_desc(const u8 *buf, unsigned int len, u8 type,
 			      unsigned int *desc_len);
 bool smq_sense_info(const u8 *buf, unsigned int len, u64 *info);
+bool smq_sense_good_blocks(const u8 *buf, unsigned int len, u64 lba,
+			   u32 nr_blocks, u32 *good);
 int smq_sense_build(u8 *buf, unsigned int len, bool desc, u8 key,
 		    u16 asc_ascq);
 int smq_sense_build_info(u8 *buf, unsigned int len, bool desc, u8 key,

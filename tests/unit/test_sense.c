@@ -337,6 +337,48 @@ static void test_decide(void)
 	CHECK_STR(smq_disposition_name((enum smq_disposition)99), "unknown");
 }
 
+static void test_good_blocks(void)
+{
+	u8 b[SMQ_SENSE_MAX];
+	u32 good = 77;
+	int n;
+
+	/* fixed MEDIUM ERROR at 105 for a command at 100 of 16 blocks */
+	n = smq_sense_build_info(b, sizeof(b), false, SMQ_SK_MEDIUM_ERROR,
+				 SMQ_ASC_UNRECOVERED_READ, 105);
+	CHECK(smq_sense_good_blocks(b, n, 100, 16, &good));
+	CHECK_EQ(good, 5);
+	/* first block bad: nothing good, but still a named block */
+	CHECK(smq_sense_good_blocks(b, n, 105, 1, &good));
+	CHECK_EQ(good, 0);
+	/* outside the command: not ours */
+	good = 77;
+	CHECK(!smq_sense_good_blocks(b, n, 106, 16, &good));
+	CHECK(!smq_sense_good_blocks(b, n, 90, 15, &good));
+	CHECK_EQ(good, 77);
+	/* descriptor format, 64-bit LBA, HARDWARE ERROR */
+	n = smq_sense_build_info(b, sizeof(b), true, SMQ_SK_HARDWARE_ERROR,
+				 SMQ_ASC_INTERNAL_TARGET_FAILURE,
+				 0x100000010ULL);
+	CHECK(smq_sense_good_blocks(b, n, 0x100000000ULL, 32, &good));
+	CHECK_EQ(good, 16);
+	/* truncated before INFORMATION: no */
+	CHECK(!smq_sense_good_blocks(b, 10, 0x100000000ULL, 32, &good));
+	/* no VALID bit: no */
+	n = smq_sense_build(b, sizeof(b), false, SMQ_SK_MEDIUM_ERROR,
+			    SMQ_ASC_UNRECOVERED_READ);
+	CHECK(!smq_sense_good_blocks(b, n, 0, 16, &good));
+	/* other sense keys and deferred errors: no */
+	n = smq_sense_build_info(b, sizeof(b), false, SMQ_SK_ABORTED_COMMAND,
+				 0, 3);
+	CHECK(!smq_sense_good_blocks(b, n, 0, 16, &good));
+	n = smq_sense_build_info(b, sizeof(b), false, SMQ_SK_MEDIUM_ERROR,
+				 SMQ_ASC_UNRECOVERED_READ, 3);
+	b[0] = (b[0] & 0x80) | 0x71;
+	CHECK(!smq_sense_good_blocks(b, n, 0, 16, &good));
+	CHECK(!smq_sense_good_blocks(NULL, 0, 0, 16, &good));
+}
+
 static const struct smq_test tests[] = {
 	SMQ_TEST(test_normalize_fixed),
 	SMQ_TEST(test_normalize_descriptor),
@@ -344,6 +386,7 @@ static const struct smq_test tests[] = {
 	SMQ_TEST(test_build),
 	SMQ_TEST(test_build_round_trip),
 	SMQ_TEST(test_decide),
+	SMQ_TEST(test_good_blocks),
 };
 
 int main(void)
