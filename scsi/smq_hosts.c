@@ -139,6 +139,8 @@ struct smq_scsi_host *smq_scsi_host_alloc(const struct smq_host_template *t,
 	mutex_init(&shost->scan_mutex);
 	atomic_set(&shost->eh_active, 0);
 	atomic_set(&shost->host_eh_scheduled, 0);
+	shost->eh_deadline = -1;
+	init_completion(&shost->eh_cmd_done);
 	shost->shost_state = SMQ_HOST_CREATED;
 	shost->can_queue = t->can_queue;
 	shost->cmd_per_lun = t->cmd_per_lun;

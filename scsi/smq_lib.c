@@ -342,6 +342,13 @@ static blk_status_t smq_scsi_queue_rq(struct smq_request *rq, bool last)
 		smq_scsi_mark_starved(sdev);
 		return BLK_STS_RESOURCE;
 	}
+	/*
+	 * The LUN (or its target) is under recovery: only it waits.  The
+	 * error handler reruns the queue when it unblocks, and waits for
+	 * this RCU read side (synchronize_rcu()) after blocking.
+	 */
+	if (unlikely(atomic_read(&sdev->eh_blocked)))
+		return BLK_STS_RESOURCE;
 	if (legacy && !smq_legacy_host_ready(shost, sdev))
 		return BLK_STS_RESOURCE;
 
@@ -446,6 +453,79 @@ static bool smq_retry_time_left(struct smq_scsi_cmnd *cmd,
 	return time_before(jiffies, cmd->jiffies_at_alloc + limit);
 }
 
+/*
+ * TASK SET FULL: the LUN holds fewer commands than its depth.  Ramp the
+ * depth down to what is outstanding besides this command (at least 1),
+ * as Linux's scsi_track_queue_full(); the ramp up starts counting again.
+ */
+static void smq_scsi_queue_full(struct smq_scsi_device *sdev)
+{
+	int depth = max(atomic_read(&sdev->device_busy) - 1, 1);
+
+	WRITE_ONCE(sdev->last_queue_full_time, jiffies);
+	WRITE_ONCE(sdev->last_queue_ramp_up, jiffies);
+	if (depth >= (int)READ_ONCE(sdev->queue_depth))
+		return;
+	WRITE_ONCE(sdev->queue_depth, depth);
+	pr_info_ratelimited("%s: TASK SET FULL: queue depth now %d\n",
+			    dev_name(&sdev->sdev_gendev), depth);
+}
+
+/*
+ * A command succeeded on a LUN whose depth was ramped down: one more
+ * after queue_ramp_up_period without TASK SET FULL, up to the depth the
+ * driver or user set (Linux's scsi_handle_queue_ramp_up()).
+ */
+static void smq_scsi_ramp_up(struct smq_scsi_device *sdev,
+			     struct smq_queue *q)
+{
+	unsigned long period = READ_ONCE(sdev->queue_ramp_up_period);
+	unsigned long now = jiffies;
+	unsigned int depth = READ_ONCE(sdev->queue_depth);
+
+	if (time_before(now, READ_ONCE(sdev->last_queue_ramp_up) + period) ||
+	    time_before(now, READ_ONCE(sdev->last_queue_full_time) + period))
+		return;
+	WRITE_ONCE(sdev->last_queue_ramp_up, now);
+	if (depth < READ_ONCE(sdev->max_queue_depth)) {
+		WRITE_ONCE(sdev->queue_depth, depth + 1);
+		smq_run_hw_queues(q, true);
+	}
+}
+
+/*
+ * Partial completion (smq_sd_done()): @good bytes went fine; with an
+ * error the bio holding the failing block fails.  Whatever remains is
+ * prepared afresh (new CDB for the rest) and reissued, not counted as a
+ * retry.  Return: true when the request has ended.
+ */
+static bool smq_scsi_partial(struct smq_scsi_cmnd *cmd,
+			     enum smq_disposition disp, blk_status_t status,
+			     unsigned int good)
+{
+	struct smq_request *rq = smq_scsi_cmd_to_rq(cmd);
+	bool more = smq_update_request(rq, BLK_STS_OK, good);
+
+	if (more && status != BLK_STS_OK) {
+		unsigned int bad = rq->bio->bi_iter.bi_size;
+
+		smq_log_failure(cmd, disp, status);
+		more = smq_update_request(rq, status, bad);
+		pr_info_ratelimited("%s: partial completion: %u bytes done, %u failed, %u reissued\n",
+				    dev_name(&cmd->device->sdev_gendev), good,
+				    bad, more ? smq_rq_bytes(rq) : 0);
+	}
+	rq->rq_flags &= ~SMQ_RQF_DONTPREP;
+	smq_scsi_free_sgl(cmd);
+	smq_scsi_run_starved(cmd->device->host);
+	if (!more) {
+		smq_end_request(rq, BLK_STS_OK);
+		return true;
+	}
+	smq_requeue_request(rq, true);
+	return false;
+}
+
 /**
  * smq_scsi_finish_command - end, retry or fail a finished command
  * @cmd: command whose request this context owns (claimed by completion or
@@ -459,6 +539,7 @@ void smq_scsi_finish_command(struct smq_scsi_cmnd *cmd)
 	struct smq_scsi_device *sdev = cmd->device;
 	struct smq_scsi_host *shost = sdev->host;
 	bool passthrough = smq_rq_is_passthrough(rq);
+	unsigned int good = UINT_MAX;
 	enum smq_disposition disp;
 	blk_status_t status;
 
@@ -477,14 +558,22 @@ void smq_scsi_finish_command(struct smq_scsi_cmnd *cmd)
 	if (!passthrough && disp != SMQ_DISP_RETRY &&
 	    disp != SMQ_DISP_REQUEUE) {
 		/* The disk decides on partial transfers and feature errors. */
-		status = smq_sd_done(cmd, status);
+		status = smq_sd_done(cmd, status, &good);
 		if (status == BLK_STS_AGAIN) {
 			disp = SMQ_DISP_RETRY;
 			status = BLK_STS_IOERR;
+		} else if (unlikely(good != UINT_MAX)) {
+			smq_scsi_partial(cmd, disp, status, good);
+			return;
 		}
 	}
 
 	switch (disp) {
+	case SMQ_DISP_OK:
+		if (unlikely(READ_ONCE(sdev->queue_depth) <
+			     READ_ONCE(sdev->max_queue_depth)))
+			smq_scsi_ramp_up(sdev, rq->q);
+		break;
 	case SMQ_DISP_RETRY:
 		if (cmd->retries < cmd->allowed &&
 		    smq_retry_time_left(cmd, rq)) {
@@ -493,8 +582,21 @@ void smq_scsi_finish_command(struct smq_scsi_cmnd *cmd)
 		}
 		break;
 	case SMQ_DISP_REQUEUE:
-		if (smq_retry_time_left(cmd, rq))
-			goto requeue;
+		if (smq_retry_time_left(cmd, rq)) {
+			u8 sam = smq_status_byte(cmd->result);
+
+			if (smq_host_byte(cmd->result) != SMQ_DID_OK ||
+			    (sam != SMQ_SAM_STAT_BUSY &&
+			     sam != SMQ_SAM_STAT_TASK_SET_FULL))
+				goto requeue;
+			if (sam == SMQ_SAM_STAT_TASK_SET_FULL)
+				smq_scsi_queue_full(sdev);
+			/* The LUN is busy: try again a little later. */
+			smq_scsi_run_starved(shost);
+			smq_requeue_request(rq, false);
+			smq_kick_requeue_list(rq->q, SMQ_QUEUE_BUSY_DELAY_MS);
+			return;
+		}
 		break;
 	default:
 		break;
@@ -532,9 +634,31 @@ static void smq_scsi_complete(struct smq_request *rq)
  */
 void smq_scsi_done(struct smq_scsi_cmnd *cmd)
 {
+	if (unlikely(test_bit(SMQ_SCMD_STATE_EH, &cmd->state)) &&
+	    smq_eh_cmd_done(cmd))
+		return;
 	smq_complete_request(smq_scsi_cmd_to_rq(cmd));
 }
 EXPORT_SYMBOL_GPL(smq_scsi_done);
+
+/**
+ * smq_scsi_done_gen - the driver finished one incarnation of a command
+ * @cmd: a command ->queuecommand accepted
+ * @gen: smq_scsi_cmd_gen(cmd) read in that ->queuecommand
+ *
+ * As smq_scsi_done(), but ignored when the command has been started
+ * again since (its timeout won, the error handler finished it and it was
+ * reissued): a late completion never finishes the reissue.
+ */
+void smq_scsi_done_gen(struct smq_scsi_cmnd *cmd, u32 gen)
+{
+	if (unlikely(test_bit(SMQ_SCMD_STATE_EH, &cmd->state)) &&
+	    READ_ONCE(smq_scsi_cmd_to_rq(cmd)->gen) == gen &&
+	    smq_eh_cmd_done(cmd))
+		return;
+	smq_complete_request_gen(smq_scsi_cmd_to_rq(cmd), gen);
+}
+EXPORT_SYMBOL_GPL(smq_scsi_done_gen);
 
 /* ---- per request setup ------------------------------------------------- */
 
@@ -649,6 +773,8 @@ int smq_scsi_change_queue_depth(struct smq_scsi_device *sdev, int depth)
 {
 	if (depth < 1 || depth > sdev->host->can_queue)
 		return -EINVAL;
+	/* The depth set: TASK SET FULL ramps below it, and back up to it. */
+	WRITE_ONCE(sdev->max_queue_depth, depth);
 	WRITE_ONCE(sdev->queue_depth, depth);
 	/* A larger depth may let waiting requests go now. */
 	if (sdev->queue)

@@ -175,6 +175,12 @@ static struct smq_scsi_device *smq_sdev_alloc(struct smq_scsi_target *t,
 	INIT_LIST_HEAD(&sdev->starved_entry);
 	atomic_set(&sdev->device_busy, 0);
 	sdev->queue_depth = shost->cmd_per_lun;
+	sdev->max_queue_depth = shost->cmd_per_lun;
+	sdev->queue_ramp_up_period = msecs_to_jiffies(SMQ_DEFAULT_RAMP_UP_MS);
+	sdev->last_queue_full_time = jiffies;
+	sdev->last_queue_ramp_up = jiffies;
+	sdev->eh_timeout = SMQ_DEFAULT_EH_TIMEOUT;
+	atomic_set(&sdev->eh_blocked, 0);
 	sdev->sdev_state = SMQ_SDEV_CREATED;
 	sdev->timeout = smq_param_cmd_timeout() * HZ;
 	sdev->sg_timeout = SMQ_SG_DEFAULT_TIMEOUT;

@@ -31,6 +31,9 @@
 #define SMQ_DISK_RETRIES	5
 #define SMQ_SG_DEFAULT_TIMEOUT	(60 * HZ)
 #define SMQ_SG_MIN_TIMEOUT	(7 * HZ)
+#define SMQ_DEFAULT_EH_TIMEOUT	(10 * HZ)	/* device/eh_timeout, as Linux */
+#define SMQ_DEFAULT_RAMP_UP_MS	120000		/* queue_ramp_up_period, as Linux */
+#define SMQ_QUEUE_BUSY_DELAY_MS	3		/* BUSY / TASK SET FULL requeue */
 
 /* smq_scsi_main.c: module parameters (read where hosts/disks are made) */
 bool smq_param_use_blk_mq(void);
@@ -96,6 +99,7 @@ const char *smq_sdev_state_name(enum smq_sdev_state state);
 /* smq_error.c */
 enum smq_eh_timer_return smq_scsi_timeout(struct smq_request *rq);
 void smq_eh_work(struct work_struct *work);
+bool smq_eh_cmd_done(struct smq_scsi_cmnd *cmd);
 
 /* smq_scan.c */
 #define SMQ_SCAN_WILD_CARD	U64_MAX	/* sysfs "scan": "-" */
@@ -116,7 +120,8 @@ void smq_sd_remove(struct smq_scsi_device *sdev);
 void smq_sd_put(struct smq_scsi_device *sdev);
 void smq_sd_rescan(struct smq_scsi_device *sdev);
 blk_status_t smq_sd_init_command(struct smq_scsi_cmnd *cmd);
-blk_status_t smq_sd_done(struct smq_scsi_cmnd *cmd, blk_status_t status);
+blk_status_t smq_sd_done(struct smq_scsi_cmnd *cmd, blk_status_t status,
+			 unsigned int *good_bytes);
 
 /* smq_ioctl.c */
 int smq_scsi_ioctl(struct smq_scsi_device *sdev, bool open_for_write,

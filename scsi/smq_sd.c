@@ -1015,32 +1015,84 @@ static void smq_sd_disable_write_zeroes(struct smq_sd_disk *sdkp)
 		     sdkp->disk->disk_name);
 }
 
+static bool smq_sd_is_rw(u8 op)
+{
+	return op == SMQ_OP_READ_10 || op == SMQ_OP_READ_16 ||
+	       op == SMQ_OP_WRITE_10 || op == SMQ_OP_WRITE_16;
+}
+
+/*
+ * A READ/WRITE that failed on the medium (or the hardware, naming the
+ * block): the blocks before the one in INFORMATION were transferred.
+ * Return: whether the sense names a block of the command (*@good_bytes
+ * set); a MEDIUM ERROR without one still fails only its first bio.
+ */
+static bool smq_sd_error_good_bytes(struct smq_sd_disk *sdkp,
+				    struct smq_scsi_cmnd *cmd,
+				    unsigned int *good_bytes)
+{
+	struct smq_request *rq = smq_scsi_cmd_to_rq(cmd);
+	unsigned int shift = sdkp->lbs_shift + SECTOR_SHIFT;
+	u64 lba = smq_rq_pos(rq) >> sdkp->lbs_shift;
+	u32 good = 0;
+
+	if (!smq_sense_good_blocks(cmd->sense_buffer,
+				   min_t(unsigned int, cmd->sense_len,
+					 SMQ_SENSE_BUFFERSIZE),
+				   lba, cmd->transfer_len >> shift, &good))
+		return false;
+	*good_bytes = good << shift;
+	return true;
+}
+
 /**
  * smq_sd_done - disk-specific outcome of a file I/O command
  * @cmd: the finished command
  * @status: the midlayer's verdict (BLK_STS_OK or an error)
+ * @good_bytes: output: UINT_MAX when the whole request ends (or is retried)
+ *	with the returned status; otherwise a partial completion: that many
+ *	bytes from the start completed fine, then (for an error) the bio
+ *	holding the failing block fails with the returned status, and the
+ *	rest of the request is prepared again and reissued
  *
- * A READ/WRITE that transferred less than asked is retried (the whole
- * command: re-sending blocks already moved is harmless); an unsupported
- * UNMAP / WRITE SAME turns the feature off.  Any context.
+ * A READ/WRITE that transferred less than asked completes the whole
+ * blocks it moved and reissues the rest (all of it, counted as a retry,
+ * when not one block moved).  A READ/WRITE that failed with MEDIUM ERROR,
+ * or HARDWARE ERROR naming the block in INFORMATION, completes the blocks
+ * before that block, fails the bio holding it and reissues the bios after
+ * it, as Linux's sd and scsi_io_completion() do.  An unsupported UNMAP /
+ * WRITE SAME turns the feature off.  Any context.
  *
  * Return: the status to end the request with, or BLK_STS_AGAIN to retry
  * it (subject to its retry limit).
  */
-blk_status_t smq_sd_done(struct smq_scsi_cmnd *cmd, blk_status_t status)
+blk_status_t smq_sd_done(struct smq_scsi_cmnd *cmd, blk_status_t status,
+			 unsigned int *good_bytes)
 {
 	struct smq_sd_disk *sdkp = cmd->device->disk;
 	u8 op = cmd->cmnd[0];
 
+	*good_bytes = UINT_MAX;
 	if (status == BLK_STS_OK) {
-		if (cmd->resid && cmd->transfer_len &&
-		    (op == SMQ_OP_READ_10 || op == SMQ_OP_READ_16 ||
-		     op == SMQ_OP_WRITE_10 || op == SMQ_OP_WRITE_16)) {
-			if (cmd->resid > cmd->transfer_len)
+		if (cmd->resid && cmd->transfer_len && smq_sd_is_rw(op)) {
+			unsigned int good;
+
+			if (cmd->resid > cmd->transfer_len || !sdkp)
 				return BLK_STS_IOERR;
-			return BLK_STS_AGAIN;
+			good = cmd->transfer_len - cmd->resid;
+			good = round_down(good, sdkp->lbs);
+			if (!good)
+				return BLK_STS_AGAIN;
+			*good_bytes = good;
 		}
 		return BLK_STS_OK;
+	}
+	if (sdkp && smq_sd_is_rw(op) && cmd->transfer_len &&
+	    (status == BLK_STS_MEDIUM || status == BLK_STS_IOERR)) {
+		if (!smq_sd_error_good_bytes(sdkp, cmd, good_bytes) &&
+		    status == BLK_STS_MEDIUM)
+			*good_bytes = 0;
+		return status;
 	}
 	if (status == BLK_STS_NOTSUPP && sdkp) {
 		if (op == SMQ_OP_UNMAP ||

@@ -116,6 +116,54 @@ static ssize_t timeout_store(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RW(timeout);
 
+static ssize_t eh_timeout_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	struct smq_scsi_device *sdev = smq_dev_to_sdev(dev);
+
+	return sysfs_emit(buf, "%u\n", READ_ONCE(sdev->eh_timeout) / HZ);
+}
+
+static ssize_t eh_timeout_store(struct device *dev,
+				struct device_attribute *attr,
+				const char *buf, size_t count)
+{
+	struct smq_scsi_device *sdev = smq_dev_to_sdev(dev);
+	unsigned int secs;
+
+	if (kstrtouint(buf, 0, &secs) || secs < 1 ||
+	    secs > SMQ_MAX_TIMEOUT_SECS)
+		return -EINVAL;
+	WRITE_ONCE(sdev->eh_timeout, secs * HZ);
+	return count;
+}
+static DEVICE_ATTR_RW(eh_timeout);
+
+static ssize_t queue_ramp_up_period_show(struct device *dev,
+					 struct device_attribute *attr,
+					 char *buf)
+{
+	struct smq_scsi_device *sdev = smq_dev_to_sdev(dev);
+
+	return sysfs_emit(buf, "%u\n",
+			  jiffies_to_msecs(READ_ONCE(sdev->queue_ramp_up_period)));
+}
+
+static ssize_t queue_ramp_up_period_store(struct device *dev,
+					  struct device_attribute *attr,
+					  const char *buf, size_t count)
+{
+	struct smq_scsi_device *sdev = smq_dev_to_sdev(dev);
+	unsigned int ms;
+
+	if (kstrtouint(buf, 0, &ms) || ms < 1 ||
+	    ms > SMQ_MAX_TIMEOUT_SECS * MSEC_PER_SEC)
+		return -EINVAL;
+	WRITE_ONCE(sdev->queue_ramp_up_period, msecs_to_jiffies(ms));
+	return count;
+}
+static DEVICE_ATTR_RW(queue_ramp_up_period);
+
 static ssize_t smq_sdev_counter_show(char *buf, atomic_t *counter)
 {
 	return sysfs_emit(buf, "0x%x\n", atomic_read(counter));
@@ -233,6 +281,8 @@ static struct attribute *smq_sdev_attrs[] = {
 	&dev_attr_rev.attr,
 	&dev_attr_state.attr,
 	&dev_attr_timeout.attr,
+	&dev_attr_eh_timeout.attr,
+	&dev_attr_queue_ramp_up_period.attr,
 	&dev_attr_iorequest_cnt.attr,
 	&dev_attr_iodone_cnt.attr,
 	&dev_attr_ioerr_cnt.attr,
@@ -387,8 +437,43 @@ bad:
 static struct device_attribute dev_attr_shost_scan =
 	__ATTR(scan, 0200, NULL, shost_scan_store);
 
+static ssize_t eh_deadline_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	struct smq_scsi_host *shost = smq_class_dev_to_shost(dev);
+	int secs = READ_ONCE(shost->eh_deadline);
+
+	return secs < 0 ? sysfs_emit(buf, "off\n") :
+			  sysfs_emit(buf, "%d\n", secs);
+}
+
+/* Seconds, or -1 / "off" (no deadline), as Linux's eh_deadline. */
+static ssize_t eh_deadline_store(struct device *dev,
+				 struct device_attribute *attr,
+				 const char *buf, size_t count)
+{
+	struct smq_scsi_host *shost = smq_class_dev_to_shost(dev);
+	int secs;
+
+	if (sysfs_streq(buf, "off")) {
+		secs = -1;
+	} else if (kstrtoint(buf, 0, &secs) || secs < -1 ||
+		   secs > SMQ_MAX_TIMEOUT_SECS) {
+		pr_err("host%u: eh_deadline: invalid value '%.*s' (-1, off or 0..%d)\n",
+		       shost->host_no, (int)min_t(size_t, strcspn(buf, "\n"), 32),
+		       buf, SMQ_MAX_TIMEOUT_SECS);
+		return -EINVAL;
+	}
+	WRITE_ONCE(shost->eh_deadline, secs);
+	return count;
+}
+
+static struct device_attribute dev_attr_shost_eh_deadline =
+	__ATTR(eh_deadline, 0644, eh_deadline_show, eh_deadline_store);
+
 static struct attribute *smq_shost_attrs[] = {
 	&dev_attr_shost_scan.attr,
+	&dev_attr_shost_eh_deadline.attr,
 	&dev_attr_shost_can_queue.attr,
 	&dev_attr_shost_cmd_per_lun.attr,
 	&dev_attr_shost_nr_hw_queues.attr,

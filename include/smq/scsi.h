@@ -32,16 +32,30 @@
  *    timeout wins (the block layer's claim on the request): a
  *    smq_scsi_done() that loses is ignored.  When the timeout wins, the
  *    midlayer's error handler (process context, one action at a time per
- *    host) calls ->eh_abort_handler(cmd).  SMQ_EH_SUCCESS promises that
- *    the driver has forgotten the command: it will never touch its data
- *    or call smq_scsi_done() for it again.  The midlayer then retries the
- *    command (cmd->retries < cmd->allowed) or fails it with
- *    DID_TIME_OUT.  On SMQ_EH_FAILED (or no handler) it escalates to
- *    ->eh_device_reset_handler(cmd) and then ->eh_host_reset_handler(cmd);
- *    a reset handler returning SMQ_EH_SUCCESS promises the same for every
- *    command of the LUN / host that it did not complete.  If every step
- *    fails, the LUN is set offline and the command fails; the driver must
- *    still never complete it afterwards.
+ *    host) blocks the command's LUN and escalates, stopping at the first
+ *    step that returns SMQ_EH_SUCCESS and passes a TEST UNIT READY:
+ *    ->eh_abort_handler(cmd), ->eh_device_reset_handler(cmd) (LUN),
+ *    ->eh_target_reset_handler(cmd) (the target's LUNs blocked),
+ *    ->eh_host_reset_handler(cmd) (host state recovery), else the LUN goes
+ *    offline.  SMQ_EH_SUCCESS from an abort promises that the driver has
+ *    forgotten the command: it will never touch its data or call
+ *    smq_scsi_done() for it again.  From a reset it promises the same for
+ *    every command of that LUN / target / host it did not complete: the
+ *    midlayer reclaims them (finished with DID_RESET, retried per
+ *    cmd->allowed).  The error handler then sends TEST UNIT READY itself
+ *    through ->queuecommand with the timed-out command (its CDB replaced,
+ *    no data); the driver completes it with smq_scsi_done() as any
+ *    command.  If it does not within the LUN's eh_timeout, the next step
+ *    runs and its SMQ_EH_SUCCESS covers that TEST UNIT READY as well.
+ *    If every step fails the LUN goes offline and the command fails; the
+ *    driver must still never complete it afterwards.
+ *  - Generations: every start of a request bumps its generation.  A driver
+ *    that may complete a command late (after a timeout it did not see, or
+ *    after an abort it answered SMQ_EH_FAILED to) reads
+ *    smq_scsi_cmd_gen(cmd) in ->queuecommand and completes with
+ *    smq_scsi_done_gen(cmd, gen): a completion of an earlier incarnation
+ *    is ignored instead of finishing the command's reissue.
+ *    smq_scsi_done() trusts the driver to never complete late.
  *  - smq_scsi_remove_host() returns once every command has completed; the
  *    driver keeps completing commands until then.
  */
@@ -49,6 +63,7 @@
 #define _SMQ_SCSI_H
 
 #include <linux/bits.h>
+#include <linux/completion.h>
 #include <linux/device.h>
 #include <linux/dma-direction.h>
 #include <linux/list.h>
@@ -118,6 +133,8 @@ struct smq_scsi_device;
  * @jiffies_at_alloc: when the command was first prepared
  * @state: SMQ_SCMD_STATE_* bits (midlayer)
  * @eh_work: the error handler's work for this command (midlayer)
+ * @eh_seq: its LUN's @eh_reset_seq when it timed out: a reset since then
+ *	already killed and recovered it (midlayer)
  * @inline_sgl: the first entries of @sgl (midlayer)
  * @payload: data the midlayer itself sends (UNMAP parameter list); in the
  *	kernel's direct map like the whole request (midlayer)
@@ -140,12 +157,14 @@ struct smq_scsi_cmnd {
 	unsigned long jiffies_at_alloc;
 	unsigned long state;
 	struct work_struct eh_work;
+	unsigned int eh_seq;
 	struct scatterlist inline_sgl[SMQ_INLINE_SG_CNT];
 	u8 payload[SMQ_PAYLOAD_BYTES];
 };
 
 /* smq_scsi_cmnd.state bits */
 #define SMQ_SCMD_STATE_INFLIGHT	0	/* handed to ->queuecommand */
+#define SMQ_SCMD_STATE_EH	1	/* the error handler's TEST UNIT READY */
 
 /**
  * struct smq_host_template - what a low-level driver provides
@@ -169,7 +188,10 @@ struct smq_scsi_cmnd {
  * @eh_timed_out: a command's timeout expired; SMQ_EH_RESET_TIMER to wait
  *	more, SMQ_EH_DONE to let the midlayer's error handling run
  * @eh_abort_handler: abort one command (SMQ_EH_SUCCESS / SMQ_EH_FAILED)
- * @eh_device_reset_handler: reset a LUN
+ * @eh_device_reset_handler: reset a LUN (the LUN of the command)
+ * @eh_target_reset_handler: reset the target of the command (all its
+ *	LUNs); SMQ_EH_SUCCESS promises that the driver has forgotten every
+ *	command of that target it did not complete
  * @eh_host_reset_handler: reset the host
  * @slave_alloc: a LUN was found; set up per-LUN data (sdev->hostdata)
  * @slave_configure: the LUN was scanned; adjust queue depth etc.
@@ -198,6 +220,7 @@ struct smq_host_template {
 	enum smq_eh_timer_return (*eh_timed_out)(struct smq_scsi_cmnd *cmd);
 	int (*eh_abort_handler)(struct smq_scsi_cmnd *cmd);
 	int (*eh_device_reset_handler)(struct smq_scsi_cmnd *cmd);
+	int (*eh_target_reset_handler)(struct smq_scsi_cmnd *cmd);
 	int (*eh_host_reset_handler)(struct smq_scsi_cmnd *cmd);
 	int (*slave_alloc)(struct smq_scsi_device *sdev);
 	int (*slave_configure)(struct smq_scsi_device *sdev);
@@ -258,6 +281,13 @@ enum smq_host_state {
  * @eh_wq: ordered workqueue running the error handler of this host
  * @eh_active: error handler actions queued or running
  * @host_eh_scheduled: timed-out commands handled since the host was added
+ * @eh_deadline: seconds the error handler may spend on a host before it
+ *	skips to host reset (then offline); -1: no deadline (sysfs
+ *	eh_deadline)
+ * @eh_start: jiffies when the error handler last went from idle to busy
+ *	(the start of @eh_deadline)
+ * @eh_cmd_done: completed by smq_scsi_done() of the error handler's own
+ *	TEST UNIT READY (one at a time: @eh_wq is ordered)
  * @hostdata: driver private data (smq_shost_priv())
  */
 struct smq_scsi_host {
@@ -290,6 +320,9 @@ struct smq_scsi_host {
 	struct workqueue_struct *eh_wq;
 	atomic_t eh_active;
 	atomic_t host_eh_scheduled;
+	int eh_deadline;
+	unsigned long eh_start;
+	struct completion eh_cmd_done;
 	unsigned long hostdata[] __aligned(sizeof(unsigned long));
 };
 
@@ -333,7 +366,21 @@ struct smq_scsi_target {
  * @siblings: entry in host->__devices
  * @starved_entry: entry in host->starved_list
  * @device_busy: commands outstanding
- * @queue_depth: limit on @device_busy
+ * @queue_depth: limit on @device_busy (lowered by TASK SET FULL, raised
+ *	back by the ramp up); written without a lock, racing writers are
+ *	benign (each writes a depth in 1..@max_queue_depth)
+ * @max_queue_depth: the depth the driver or the user set (sysfs
+ *	queue_depth); the ramp up stops there
+ * @queue_ramp_up_period: jiffies without TASK SET FULL before the depth
+ *	goes up by one (sysfs queue_ramp_up_period, ms)
+ * @last_queue_full_time: jiffies of the last TASK SET FULL
+ * @last_queue_ramp_up: jiffies of the last ramp up (or down)
+ * @eh_timeout: timeout of the error handler's TEST UNIT READY, jiffies
+ *	(sysfs eh_timeout, seconds)
+ * @eh_reset_seq: resets (LUN, target, host) that succeeded for this LUN;
+ *	written by the error handler only
+ * @eh_blocked: recoveries that block this LUN (its own, or its target's);
+ *	->queue_rq dispatches nothing to it while non-zero
  * @sdev_state: SMQ_SDEV_*
  * @type: peripheral device type (0: disk)
  * @scsi_level: SPC version + 1, as Linux counts
@@ -372,6 +419,13 @@ struct smq_scsi_device {
 	struct list_head starved_entry;
 	atomic_t device_busy;
 	unsigned int queue_depth;
+	unsigned int max_queue_depth;
+	unsigned int queue_ramp_up_period;
+	unsigned long last_queue_full_time;
+	unsigned long last_queue_ramp_up;
+	unsigned int eh_timeout;
+	unsigned int eh_reset_seq;
+	atomic_t eh_blocked;
 	enum smq_sdev_state sdev_state;
 	u8 type;
 	u8 scsi_level;
@@ -470,8 +524,20 @@ void smq_scsi_scan_host(struct smq_scsi_host *shost);
 void smq_scsi_remove_host(struct smq_scsi_host *shost);
 void smq_scsi_host_put(struct smq_scsi_host *shost);
 
+/**
+ * smq_scsi_cmd_gen - the generation of a command's current incarnation
+ * @cmd: a command in ->queuecommand
+ *
+ * Return: the value to hand to smq_scsi_done_gen() for this incarnation.
+ */
+static inline u32 smq_scsi_cmd_gen(struct smq_scsi_cmnd *cmd)
+{
+	return READ_ONCE(smq_scsi_cmd_to_rq(cmd)->gen);
+}
+
 /* Commands */
 void smq_scsi_done(struct smq_scsi_cmnd *cmd);
+void smq_scsi_done_gen(struct smq_scsi_cmnd *cmd, u32 gen);
 int smq_scsi_change_queue_depth(struct smq_scsi_device *sdev, int depth);
 unsigned int smq_scsi_host_busy(struct smq_scsi_host *shost);
 
