@@ -255,8 +255,9 @@ static enum smq_disposition smq_decide_host(u8 host_byte)
 	switch (host_byte) {
 	case SMQ_DID_REQUEUE:
 	case SMQ_DID_IMM_RETRY:
-	case SMQ_DID_TRANSPORT_DISRUPTED:
 		return SMQ_DISP_REQUEUE;
+	/* A disrupted transport uses up retries, as in Linux. */
+	case SMQ_DID_TRANSPORT_DISRUPTED:
 	case SMQ_DID_BUS_BUSY:
 	case SMQ_DID_TIME_OUT:
 	case SMQ_DID_ABORT:

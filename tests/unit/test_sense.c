@@ -327,6 +327,10 @@ static void test_decide(void)
 		 SMQ_DISP_REQUEUE);
 	CHECK_EQ(smq_scsi_decide(0x28, SMQ_DID_TIME_OUT, 0, NULL, 0),
 		 SMQ_DISP_RETRY);
+	CHECK_EQ(smq_scsi_decide(0x28, SMQ_DID_TRANSPORT_DISRUPTED, 0, NULL, 0),
+		 SMQ_DISP_RETRY);
+	CHECK_EQ(smq_scsi_decide(0x28, SMQ_DID_IMM_RETRY, 0, NULL, 0),
+		 SMQ_DISP_REQUEUE);
 	CHECK_EQ(smq_scsi_decide(0x28, SMQ_DID_BAD_INTR, 0, NULL, 0),
 		 SMQ_DISP_TARGET_ERROR);
 	/* truncated sense: decided on what is there */
