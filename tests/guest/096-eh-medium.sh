@@ -13,7 +13,9 @@
 # must verify (the midlayer completes the blocks before BAD, fails the bio
 # holding it and reissues the rest).  Negative control: fio must see the
 # error.  Then each 4 KiB block is read alone: the bad one fails, its
-# neighbours read fine.
+# neighbours read fine.  On scsi_debug the count of failed batched reads
+# is recorded, not judged: Linux fails the whole rest of a merged request
+# (blk_rq_err_bytes() without REQ_FAILFAST_*).
 
 . "$SMQ_GUEST_DIR/lib/common.sh"
 . "$SMQ_GUEST_DIR/lib/dmesg.sh"
@@ -56,9 +58,13 @@ grep -Eq 'verify: bad|bad magic|verify failed|crc32c: verify' "$SMQ_TEST_TMP/r.o
 	fail "a block other than the bad one came back wrong"
 nerr=$(grep -c 'io_u error on file' "$SMQ_TEST_TMP/r.out")
 [ "$rc" != 0 ] || [ "$nerr" != 0 ] || fail "negative control: fio did not see the medium error"
-[ "$nerr" = 1 ] || fail "fio saw $nerr failed reads, want exactly 1 (the 4 KiB holding block $bad)"
-grep 'io_u error' "$SMQ_TEST_TMP/r.out" | grep -q "offset=$((spb * 64 * lbs))," ||
-	fail "the failed read is not the one holding block $bad"
+if [ "$(inject_drv)" = smq_sas ]; then
+	[ "$nerr" = 1 ] || fail "fio saw $nerr failed reads, want exactly 1 (the 4 KiB holding block $bad)"
+	grep 'io_u error on file' "$SMQ_TEST_TMP/r.out" | grep -q "offset=$((spb * 64 * lbs))," ||
+		fail "the failed read is not the one holding block $bad"
+else
+	say "scsi_debug: $nerr failed reads recorded, not judged (Linux fails the rest of a merged request)"
+fi
 
 i=-2
 while [ "$i" -le 2 ]; do
