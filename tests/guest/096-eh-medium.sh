@@ -14,7 +14,7 @@
 # holding it and reissues the rest).  Negative control: fio must see the
 # error.  Then each 4 KiB block is read alone: the bad one fails, its
 # neighbours read fine.  On scsi_debug the count of failed batched reads
-# is recorded, not judged: Linux fails the whole rest of a merged request
+# is recorded, not judged: Linux failed the whole merged request here
 # (blk_rq_err_bytes() without REQ_FAILFAST_*).
 
 . "$SMQ_GUEST_DIR/lib/common.sh"
@@ -63,7 +63,7 @@ if [ "$(inject_drv)" = smq_sas ]; then
 	grep 'io_u error on file' "$SMQ_TEST_TMP/r.out" | grep -q "offset=$((spb * 64 * lbs))," ||
 		fail "the failed read is not the one holding block $bad"
 else
-	say "scsi_debug: $nerr failed reads recorded, not judged (Linux fails the rest of a merged request)"
+	say "scsi_debug: $nerr failed reads recorded, not judged (Linux failed the whole merged request here)"
 fi
 
 i=-2
