@@ -4,7 +4,8 @@
 # name: eh-lun-scoped
 # timeout: 180
 #
-# Recovery of one LUN does not stop the others (needs 2 LUNs: LUNS=2).
+# Recovery of one LUN does not stop the others (needs 2 LUNs: smq_sas
+# LUNS=2, scsi_debug OPTS=max_luns=2).
 # fio reads LUN 1 all along.  On LUN 0 (device timeout 2 s, eh_timeout
 # 2 s) one READ is dropped, its abort fails and the TEST UNIT READY after
 # the LUN reset is dropped too: LUN 0 stays in recovery for seconds (LUN
@@ -19,6 +20,17 @@
 need_cmd fio
 need_scsi
 inject_ready
+if [ "$(say "${DEVS:-}" | wc -w)" -lt 2 ]; then
+	# scsi_debug's target lists one disk: take the LUNs of DEV's target.
+	h=$(inject_hctl "$DEV")
+	DEVS=
+	for b in /sys/block/*; do
+		[ -e "$b/device" ] || continue
+		case $(inject_hctl "${b##*/}") in
+		"${h%:*}":*) DEVS="$DEVS /dev/${b##*/}" ;;
+		esac
+	done
+fi
 # shellcheck disable=SC2086 # DEVS is a word list
 set -- $DEVS
 [ $# -ge 2 ] || skip "needs 2 LUNs (LUNS=2)"
