@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=dash
 #
-# Fault injection shared by the error-handling tests (095-099), for both
+# Fault injection shared by the error-handling tests (120-124), for both
 # stacks: smq_sas and the kernel's scsi_debug take the same per-LUN rules
 # (debugfs <driver>/<h:c:t:l>/error, scsi_debug 6.12's format) and the same
 # every_nth / opts / medium_error_* module parameters.
