@@ -185,3 +185,18 @@ void smq_queue_busy_iter(struct smq_queue *q,
 	q->ops->busy_iter(q, fn, data);
 }
 EXPORT_SYMBOL_GPL(smq_queue_busy_iter);
+ * smq_abort_request - time a request out now
+ * @rq: a started request its driver holds
+ *
+ * Like Linux's blk_abort_request(): the request's deadline becomes now and
+ * the queue's timeout scan is started, which hands the request to
+ * ->timeout as if it had expired (->timeout may still give it more time).
+ * A request that is no longer in flight is left alone by the scan.  Any
+ * context.
+ */
+void smq_abort_request(struct smq_request *rq)
+{
+	WRITE_ONCE(rq->deadline, jiffies);
+	queue_work(smq_wq, &rq->q->timeout_work);
+}
+EXPORT_SYMBOL_GPL(smq_abort_request);

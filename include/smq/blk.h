@@ -338,6 +338,7 @@ void smq_complete_request(struct smq_request *rq);
 void smq_complete_request_gen(struct smq_request *rq, u32 gen);
 bool smq_rq_claim(struct smq_request *rq);
 bool smq_rq_claim_gen(struct smq_request *rq, u32 gen);
+void smq_abort_request(struct smq_request *rq);
 void smq_end_request(struct smq_request *rq, blk_status_t status);
 bool smq_update_request(struct smq_request *rq, blk_status_t status,
 			unsigned int nr_bytes);
