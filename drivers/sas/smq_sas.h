@@ -15,6 +15,11 @@
  *                         variables of this type are called rpq ("rq" means
  *                         a request everywhere else)
  *   smq_sas_cmd         - driver private data of every smq_scsi_cmnd
+ *   smq_sas_sdev        - per midlayer LUN (sdev->hostdata): fault rules,
+ *                         dropped commands, pending unit attention, the
+ *                         commands still in emulation (smq_sas_eh.c)
+ *   smq_sas_rule        - one fault injection rule of a LUN's debugfs
+ *                         "error" file (smq_sas_rules.c)
  */
 #ifndef _SMQ_SAS_H
 #define _SMQ_SAS_H
@@ -27,6 +32,8 @@
 #include <linux/irq_poll.h>
 #include <linux/list.h>
 #include <linux/llist.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
 #include <linux/smp.h>
 #include <linux/types.h>
 #include <linux/xarray.h>
@@ -62,6 +69,37 @@
 /* Operation codes <smq/cdb.h> does not name */
 #define SMQ_SAS_OP_VERIFY_10		0x2f
 #define SMQ_SAS_OP_VERIFY_16		0x8f
+
+/* scsi_debug's opts bits (same values); see smq_sas_fault.c */
+#define SMQ_SAS_OPT_NOISE		0x1	/* accepted, ignored */
+#define SMQ_SAS_OPT_MEDIUM_ERR		0x2
+#define SMQ_SAS_OPT_TIMEOUT		0x4
+#define SMQ_SAS_OPT_RECOVERED_ERR	0x8
+#define SMQ_SAS_OPT_TRANSPORT_ERR	0x10
+#define SMQ_SAS_OPT_MAC_TIMEOUT		0x80
+#define SMQ_SAS_OPT_SHORT_TRANSFER	0x100
+#define SMQ_SAS_OPT_RARE_TSF		0x800
+#define SMQ_SAS_OPT_HOST_BUSY		0x8000
+#define SMQ_SAS_OPT_CMD_ABORT		0x10000
+/* Every bit scsi_debug defines (DIF/DIX, noise, N_WCE... are ignored) */
+#define SMQ_SAS_OPT_ALL			0x1ffff
+
+/* Fault rule types of the debugfs "error" file: 0-4 are scsi_debug's */
+enum smq_sas_rule_type {
+	SMQ_SAS_ERR_TMOUT_CMD = 0,	/* drop: never complete */
+	SMQ_SAS_ERR_FAIL_QUEUE_CMD = 1,	/* queuecommand returns a value */
+	SMQ_SAS_ERR_FAIL_CMD = 2,	/* host byte, status, sense */
+	SMQ_SAS_ERR_ABORT_CMD_FAILED = 3,	/* eh_abort_handler fails */
+	SMQ_SAS_ERR_LUN_RESET_FAILED = 4,	/* eh_device_reset_handler fails */
+	SMQ_SAS_ERR_MEDIUM = 5,		/* medium error in an LBA range */
+	SMQ_SAS_ERR_SHORT_XFER = 6,	/* last blocks not transferred */
+	SMQ_SAS_ERR_TARGET_RESET_FAILED = 7,	/* eh_target_reset_handler fails */
+	SMQ_SAS_ERR_HOST_RESET_FAILED = 8,	/* eh_host_reset_handler fails */
+	SMQ_SAS_ERR_NR_TYPES
+};
+
+/* Opcode of a rule that matches every command */
+#define SMQ_SAS_RULE_ANY_OPCODE		0xff
 
 /* The REPORT LUNS well-known logical unit (SPC-4), as an integer LUN */
 #define SMQ_SAS_WLUN_REPORT_LUNS	0xc101
@@ -255,6 +293,107 @@ struct smq_sas_reply_queue {
 } ____cacheline_aligned_in_smp;
 
 /**
+ * struct smq_sas_eh_stats - error handler calls of a host
+ * @aborts: eh_abort_handler calls
+ * @abort_fails: of those, failed by a rule
+ * @lun_resets: eh_device_reset_handler calls
+ * @target_resets: eh_target_reset_handler calls
+ * @host_resets: eh_host_reset_handler calls
+ * @reset_fails: resets failed by a rule
+ * @forgotten: dropped commands forgotten by aborts and resets
+ * @timed_out: eh_timed_out calls that let error handling run (dropped
+ *	commands)
+ * @unit_attentions: UNIT ATTENTIONs reported after resets
+ */
+struct smq_sas_eh_stats {
+	atomic_long_t aborts;
+	atomic_long_t abort_fails;
+	atomic_long_t lun_resets;
+	atomic_long_t target_resets;
+	atomic_long_t host_resets;
+	atomic_long_t reset_fails;
+	atomic_long_t forgotten;
+	atomic_long_t timed_out;
+	atomic_long_t unit_attentions;
+};
+
+/**
+ * struct smq_sas_sdev - driver data of one midlayer LUN (sdev->hostdata)
+ * @host: its host
+ * @sdev: the midlayer LUN
+ * @entry: in host->sdevs (protected by host->sdev_lock)
+ * @rules_lock: serializes writers of @rules (debugfs writes, teardown);
+ *	readers walk it under RCU (queuecommand may be atomic)
+ * @rules: fault rules (struct smq_sas_rule), RCU list
+ * @drop_lock: protects @dropped and each command's @dropped flag
+ *	(irq-safe: taken by queuecommand in any context)
+ * @dropped: commands taken and never to be completed (timeout faults),
+ *	until an abort or a reset forgets them
+ * @inflight: commands in emulation: accepted, not dropped, and not yet
+ *	back from smq_scsi_done() (their completion path still runs)
+ * @resetting: a reset is waiting for @inflight to drain; queuecommand
+ *	answers SMQ_MLQUEUE_DEVICE_BUSY meanwhile
+ * @ua: bit 0: a UNIT ATTENTION (29h/00h) is pending, reported on the
+ *	next command other than INQUIRY, REPORT LUNS and REQUEST SENSE
+ * @debugfs: debugfs smq_sas/<h:c:t:l>/, or NULL
+ * @rcu: frees the structure: queuecommand (an RCU reader) may still take
+ *	@drop_lock of a LUN being destroyed to unlink a reused command
+ */
+struct smq_sas_sdev {
+	struct smq_sas_host *host;
+	struct smq_scsi_device *sdev;
+	struct list_head entry;
+	spinlock_t rules_lock;		/* serializes writers of rules */
+	struct list_head rules;
+	spinlock_t drop_lock;		/* protects dropped */
+	struct list_head dropped;
+	atomic_t inflight;
+	bool resetting;
+	unsigned long ua;
+	struct dentry *debugfs;
+	struct rcu_head rcu;
+};
+
+/**
+ * struct smq_sas_rule - one fault injection rule (debugfs "error")
+ * @entry: in the LUN's rules (RCU list)
+ * @rcu: frees the rule after readers are gone
+ * @type: SMQ_SAS_ERR_*
+ * @count: > 0 inject on every match, < 0 inject -@count more times
+ *	(counts up to 0), 0 never (scsi_debug's semantics)
+ * @opcode: CDB opcode the rule matches, 0xff any
+ * @injected: times the rule injected its fault
+ * @queuecmd_ret: SMQ_SAS_ERR_FAIL_QUEUE_CMD: what queuecommand returns
+ * @host_byte: SMQ_SAS_ERR_FAIL_CMD: host byte of the result
+ * @driver_byte: SMQ_SAS_ERR_FAIL_CMD: parsed, shown, not used (smq has
+ *	no driver byte)
+ * @status: SMQ_SAS_ERR_FAIL_CMD: SAM status
+ * @sense_key: SMQ_SAS_ERR_FAIL_CMD: sense key (with CHECK CONDITION)
+ * @asc: SMQ_SAS_ERR_FAIL_CMD: additional sense code
+ * @ascq: SMQ_SAS_ERR_FAIL_CMD: its qualifier
+ * @lba: SMQ_SAS_ERR_MEDIUM: first bad block
+ * @nr_blocks: SMQ_SAS_ERR_MEDIUM: bad blocks; SMQ_SAS_ERR_SHORT_XFER:
+ *	blocks not transferred at the end of the command
+ */
+struct smq_sas_rule {
+	struct list_head entry;
+	struct rcu_head rcu;
+	int type;
+	atomic_t count;
+	u8 opcode;
+	atomic_long_t injected;
+	int queuecmd_ret;
+	u8 host_byte;
+	u8 driver_byte;
+	u8 status;
+	u8 sense_key;
+	u8 asc;
+	u8 ascq;
+	u64 lba;
+	u64 nr_blocks;
+};
+
+/**
  * struct smq_sas_host - one emulated HBA
  * @dev: "smq_sas_adapterN", child of the root device, parent of the SCSI
  *	host; its release frees this structure
@@ -282,6 +421,11 @@ struct smq_sas_reply_queue {
  *	driver, not the user's map
  * @spread: @masks are spread by the driver, not the user's map
  * @debugfs: the host's debugfs directory, or NULL
+ * @sdev_lock: protects @sdevs; held by the reset handlers while they walk
+ *	it (they sleep), taken in slave_alloc / slave_destroy (under the
+ *	midlayer's scan_mutex)
+ * @sdevs: the smq_sas_sdev of every midlayer LUN of the host
+ * @eh: error handler counters (debugfs adapterN/eh)
  */
 struct smq_sas_host {
 	struct device dev;
@@ -304,6 +448,16 @@ struct smq_sas_host {
 	bool prev_spread;
 	bool spread;
 	struct dentry *debugfs;
+	struct mutex sdev_lock;		/* protects sdevs */
+	struct list_head sdevs;
+	struct smq_sas_eh_stats eh;
+};
+
+/* smq_sas_cmd.state */
+enum smq_sas_cmd_state {
+	SMQ_SAS_CMD_EMULATED = 0,	/* in emulation or completed */
+	SMQ_SAS_CMD_DROPPED,	/* taken, never completes; on the dropped list */
+	SMQ_SAS_CMD_FORGOTTEN,	/* dropped, then forgotten by an abort or reset */
 };
 
 /**
@@ -312,12 +466,23 @@ struct smq_sas_host {
  * @rpq: reply queue the command completes on (set at submission)
  * @timer: timer and irq_poll modes: fires after completion_nsec
  * @node: softirq and irq_poll modes: entry in @rpq's done_list
+ * @sd: the LUN's driver data, set by queuecommand (read by the completion
+ *	path before smq_scsi_done(), as the command may be reused after it)
+ * @drop_entry: in @sd's dropped list while @state is SMQ_SAS_CMD_DROPPED
+ * @state: SMQ_SAS_CMD_*: set to EMULATED by queuecommand, changed under
+ *	@sd's drop_lock afterwards; read locklessly by eh_timed_out
+ * @xfer_limit: bytes READ/WRITE may move at most (fault injection: medium
+ *	error, short transfer); U32_MAX otherwise
  */
 struct smq_sas_cmd {
 	struct smq_scsi_cmnd *scmd;
 	struct smq_sas_reply_queue *rpq;
 	struct hrtimer timer;
 	struct llist_node node;
+	struct smq_sas_sdev *sd;
+	struct list_head drop_entry;
+	u8 state;
+	u32 xfer_limit;
 };
 
 static inline struct smq_sas_host *
@@ -374,6 +539,7 @@ bool smq_sas_store_mapped(struct smq_sas_store *s, unsigned long idx,
 			  unsigned long end, unsigned long *next);
 
 /* smq_sas_cmd.c */
+void smq_sas_execute(struct smq_sas_host *host, struct smq_scsi_cmnd *scmd);
 int smq_sas_luns_init(struct smq_sas_host *host);
 void smq_sas_luns_free(struct smq_sas_host *host);
 int smq_sas_queuecommand(struct smq_scsi_host *shost,
@@ -421,5 +587,87 @@ int smq_sas_verify(struct smq_sas_lun *lun, struct smq_scsi_cmnd *scmd);
 int smq_sas_sync_cache(struct smq_sas_lun *lun, struct smq_scsi_cmnd *scmd);
 int smq_sas_unmap(struct smq_sas_lun *lun, struct smq_scsi_cmnd *scmd);
 int smq_sas_write_same(struct smq_sas_lun *lun, struct smq_scsi_cmnd *scmd);
+
+/* smq_sas_fault.c: every_nth, opts, medium_error_*; the fault path */
+extern bool smq_sas_fault_on;
+int smq_sas_fault_queuecommand(struct smq_sas_host *host,
+			       struct smq_sas_sdev *sd,
+			       struct smq_scsi_cmnd *scmd);
+
+/* smq_sas_rules.c: the debugfs "error" rules of a LUN */
+struct smq_sas_rule *smq_sas_rule_find(struct smq_sas_sdev *sd, int type,
+				       u8 opcode);
+struct smq_sas_rule *smq_sas_rule_find_range(struct smq_sas_sdev *sd,
+					     u8 opcode, u64 lba, u64 nr,
+					     u64 *bad);
+bool smq_sas_rule_hit(struct smq_sas_rule *rule);
+void smq_sas_rules_debugfs(struct smq_sas_sdev *sd);
+void smq_sas_rules_free(struct smq_sas_sdev *sd);
+
+/* smq_sas_eh.c: LUN data, dropped commands, unit attention, EH callbacks */
+int smq_sas_slave_alloc(struct smq_scsi_device *sdev);
+int smq_sas_slave_configure(struct smq_scsi_device *sdev);
+void smq_sas_slave_destroy(struct smq_scsi_device *sdev);
+void smq_sas_drop(struct smq_sas_sdev *sd, struct smq_scsi_cmnd *scmd);
+void smq_sas_undrop(struct smq_sas_cmd *c);
+void smq_sas_eh_init(struct smq_sas_host *host);
+void smq_sas_eh_debugfs(struct smq_sas_host *host);
+enum smq_eh_timer_return smq_sas_eh_timed_out(struct smq_scsi_cmnd *scmd);
+int smq_sas_eh_abort(struct smq_scsi_cmnd *scmd);
+int smq_sas_eh_device_reset(struct smq_scsi_cmnd *scmd);
+int smq_sas_eh_target_reset(struct smq_scsi_cmnd *scmd);
+int smq_sas_eh_host_reset(struct smq_scsi_cmnd *scmd);
+
+/* Bit of smq_sas_sdev.ua */
+#define SMQ_SAS_UA_POR		0
+
+/**
+ * smq_sas_sdev_enter - account a command entering emulation
+ * @sd: the LUN's data (NULL: nothing to account)
+ *
+ * Return: 0, or SMQ_MLQUEUE_DEVICE_BUSY while a reset of the LUN waits for
+ * its commands to drain.
+ */
+static inline int smq_sas_sdev_enter(struct smq_sas_sdev *sd)
+{
+	if (!sd)
+		return 0;
+	atomic_inc(&sd->inflight);
+	/* Pairs with smp_mb() in smq_sas_sdev_quiesce(). */
+	smp_mb__after_atomic();
+	if (likely(!READ_ONCE(sd->resetting)))
+		return 0;
+	atomic_dec(&sd->inflight);
+	return SMQ_MLQUEUE_DEVICE_BUSY;
+}
+
+/**
+ * smq_sas_sdev_exit - a command left emulation
+ * @sd: the value of its smq_sas_cmd.sd read before smq_scsi_done()
+ *
+ * The last access to @sd of the completion path: slave_destroy waits for
+ * @sd->inflight to reach 0 before freeing it.
+ */
+static inline void smq_sas_sdev_exit(struct smq_sas_sdev *sd)
+{
+	if (sd) {
+		/* The command's accesses come before a reset sees it leave. */
+		smp_mb__before_atomic();
+		atomic_dec(&sd->inflight);
+	}
+}
+
+/**
+ * smq_sas_fault_armed - may the fault path have something to do
+ * @sd: the LUN's data or NULL
+ *
+ * Return: true when a module-wide fault parameter is set, the LUN has
+ * rules, or a unit attention is pending.
+ */
+static inline bool smq_sas_fault_armed(struct smq_sas_sdev *sd)
+{
+	return READ_ONCE(smq_sas_fault_on) ||
+	       (sd && (READ_ONCE(sd->ua) || !list_empty(&sd->rules)));
+}
 
 #endif /* _SMQ_SAS_H */

@@ -390,9 +390,14 @@ static void smq_sas_lun_cmd(struct smq_sas_lun *lun, struct smq_scsi_cmnd *scmd)
 	op->lun_fn(lun, scmd);
 }
 
-/* Emulate @scmd: every command ends with a result, none is refused. */
-static void smq_sas_execute(struct smq_sas_host *host,
-			    struct smq_scsi_cmnd *scmd)
+/**
+ * smq_sas_execute - emulate a command
+ * @host: the host
+ * @scmd: the command
+ *
+ * Every command ends with a result, none is refused.
+ */
+void smq_sas_execute(struct smq_sas_host *host, struct smq_scsi_cmnd *scmd)
 {
 	const struct smq_sas_config *cfg = &host->cfg;
 	struct smq_scsi_device *sdev = scmd->device;
@@ -444,14 +449,30 @@ static void smq_sas_execute(struct smq_sas_host *host,
  * @scmd: the command
  *
  * Emulates the command at once, then completes it the way irqmode says.
+ * With fault injection armed (smq_sas_fault.c) the command may instead be
+ * refused, dropped or failed.
  *
- * Return: 0: the emulated device takes every command.
+ * Return: 0, or SMQ_MLQUEUE_DEVICE_BUSY while a reset of the LUN drains
+ * it, or what an injected fault returns.
  */
 int smq_sas_queuecommand(struct smq_scsi_host *shost,
 			 struct smq_scsi_cmnd *scmd)
 {
 	struct smq_sas_host *host = smq_sas_shost_to_host(shost);
+	struct smq_sas_sdev *sd = scmd->device->hostdata;
+	struct smq_sas_cmd *c = smq_scsi_cmd_priv(scmd);
+	int ret;
 
+	ret = smq_sas_sdev_enter(sd);
+	if (unlikely(ret))
+		return ret;
+	/* The midlayer gave up on it while it was dropped: unlink it. */
+	if (unlikely(READ_ONCE(c->state) == SMQ_SAS_CMD_DROPPED))
+		smq_sas_undrop(c);
+	c->sd = sd;
+	c->state = SMQ_SAS_CMD_EMULATED;
+	if (unlikely(smq_sas_fault_armed(sd)))
+		return smq_sas_fault_queuecommand(host, sd, scmd);
 	smq_sas_execute(host, scmd);
 	smq_sas_complete(host, scmd);
 	return 0;

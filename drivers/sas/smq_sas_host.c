@@ -41,17 +41,6 @@ static DEFINE_MUTEX(smq_sas_hosts_lock);
 static LIST_HEAD(smq_sas_hosts);
 static unsigned int smq_sas_nr_hosts;
 
-static enum smq_eh_timer_return smq_sas_eh_timed_out(struct smq_scsi_cmnd *scmd)
-{
-	/*
-	 * The emulated device completes every command it accepted, at the
-	 * latest completion_nsec after it was issued (plus scheduling
-	 * delays), so a timeout only means the completion is late: wait
-	 * for it rather than race with it in error handling.
-	 */
-	return SMQ_EH_RESET_TIMER;
-}
-
 static const struct smq_host_template smq_sas_template = {
 	.module = THIS_MODULE,
 	.name = SMQ_SAS_NAME,
@@ -59,6 +48,13 @@ static const struct smq_host_template smq_sas_template = {
 	.map_queues = smq_sas_map_queues,
 	.change_queues = smq_sas_change_queues,
 	.eh_timed_out = smq_sas_eh_timed_out,
+	.eh_abort_handler = smq_sas_eh_abort,
+	.eh_device_reset_handler = smq_sas_eh_device_reset,
+	.eh_target_reset_handler = smq_sas_eh_target_reset,
+	.eh_host_reset_handler = smq_sas_eh_host_reset,
+	.slave_alloc = smq_sas_slave_alloc,
+	.slave_configure = smq_sas_slave_configure,
+	.slave_destroy = smq_sas_slave_destroy,
 	.init_cmd_priv = smq_sas_init_cmd_priv,
 	.exit_cmd_priv = smq_sas_exit_cmd_priv,
 	.can_queue = 192,
@@ -142,6 +138,7 @@ smq_sas_host_create(const struct smq_sas_config *cfg)
 	host->id = id;
 	host->cfg = *cfg;
 	INIT_LIST_HEAD(&host->entry);
+	smq_sas_eh_init(host);
 
 	/* From here on put_device() frees everything through the release. */
 	device_initialize(&host->dev);
@@ -206,6 +203,7 @@ int smq_sas_host_add(const struct smq_sas_config *cfg)
 		goto del_dev;
 	}
 	smq_sas_debugfs_add(host);
+	smq_sas_eh_debugfs(host);
 	list_add_tail(&host->entry, &smq_sas_hosts);
 	smq_sas_nr_hosts++;
 	/* Scan under the lock, so the host cannot be removed meanwhile. */

@@ -36,11 +36,16 @@
  * a push raced with the completion (the push's irq_poll_sched() found the
  * bit still set and did nothing).
  *
- * Timeouts and aborts: smq_sas never gives up a command (eh_timed_out asks
- * for more time), so a reply sitting in the ring is always reaped.  Should
- * the midlayer claim a command anyway, the block layer's claim
- * (smq_rq_claim(), a cmpxchg of the request state) makes the later
- * smq_scsi_done() from the ring a no-op: a command never completes twice.
+ * Timeouts and aborts: a command in emulation (on a timer, a done list or
+ * the ring) is never given up: eh_timed_out asks for more time for it, so
+ * a reply sitting in the ring is always reaped.  Only commands that fault
+ * injection dropped (they never reach this file) go to error handling
+ * (smq_sas_eh.c).  Should the midlayer claim a command in emulation
+ * anyway, the block layer's claim (smq_rq_claim(), a cmpxchg of the
+ * request state) makes the later smq_scsi_done() from the ring a no-op: a
+ * command never completes twice.  Every completion path reads the
+ * command's LUN data (c->sd) before smq_scsi_done() and ends with
+ * smq_sas_sdev_exit(), which a reset waits for (smq_sas_sdev_quiesce()).
  *
  * Teardown: the midlayer drains all commands in smq_scsi_remove_host();
  * only then does smq_sas_queues_quiesce() wait for completion paths still
@@ -87,7 +92,10 @@ static void smq_sas_rpq_tasklet(struct tasklet_struct *t)
 	list = llist_reverse_order(list);
 	/* _safe: once done, a command may be reused and queued again. */
 	llist_for_each_entry_safe(c, next, list, node) {
+		struct smq_sas_sdev *sd = c->sd;
+
 		smq_scsi_done(c->scmd);
+		smq_sas_sdev_exit(sd);
 		n++;
 	}
 	if (n)
@@ -108,6 +116,7 @@ static int smq_sas_rpq_poll(struct irq_poll *iop, int budget)
 	int n = 0;
 
 	while (n < budget) {
+		struct smq_sas_sdev *sd;
 		struct smq_sas_cmd *c;
 
 		if (!node) {
@@ -120,7 +129,9 @@ static int smq_sas_rpq_poll(struct irq_poll *iop, int budget)
 		c = llist_entry(node, struct smq_sas_cmd, node);
 		/* Before the command is done: it may be reused at once. */
 		node = node->next;
+		sd = c->sd;
 		smq_scsi_done(c->scmd);
+		smq_sas_sdev_exit(sd);
 		n++;
 	}
 	rpq->poll_list = node;
@@ -253,12 +264,14 @@ static enum hrtimer_restart smq_sas_cmd_timer(struct hrtimer *timer)
 	struct smq_sas_cmd *c = container_of(timer, struct smq_sas_cmd, timer);
 	/* Read before the command is completed and reused. */
 	struct smq_sas_reply_queue *rpq = c->rpq;
+	struct smq_sas_sdev *sd = c->sd;
 
 	if (rpq->host->cfg.irqmode == SMQ_SAS_IRQ_POLL) {
 		smq_sas_rpq_post(rpq, c);
 		return HRTIMER_NORESTART;
 	}
 	smq_scsi_done(c->scmd);
+	smq_sas_sdev_exit(sd);
 	smq_sas_rpq_done(rpq, 1);
 	return HRTIMER_NORESTART;
 }
@@ -278,6 +291,7 @@ void smq_sas_complete(struct smq_sas_host *host, struct smq_scsi_cmnd *scmd)
 	struct smq_sas_cmd *c = smq_scsi_cmd_priv(scmd);
 	unsigned int hwq = smq_scsi_cmd_hwq(scmd);
 	struct smq_sas_reply_queue *rpq;
+	struct smq_sas_sdev *sd;
 
 	if (WARN_ON_ONCE(hwq >= host->nr_queues))
 		hwq = 0;
@@ -287,7 +301,9 @@ void smq_sas_complete(struct smq_sas_host *host, struct smq_scsi_cmnd *scmd)
 
 	switch (host->cfg.irqmode) {
 	case SMQ_SAS_IRQ_NONE:
+		sd = c->sd;	/* @scmd may be reused once done */
 		smq_scsi_done(scmd);
+		smq_sas_sdev_exit(sd);
 		smq_sas_rpq_done(rpq, 1);
 		break;
 	case SMQ_SAS_IRQ_SOFTIRQ:
@@ -323,6 +339,10 @@ int smq_sas_init_cmd_priv(struct smq_scsi_host *shost,
 
 	c->scmd = scmd;
 	c->rpq = NULL;
+	c->sd = NULL;
+	INIT_LIST_HEAD(&c->drop_entry);
+	c->state = SMQ_SAS_CMD_EMULATED;
+	c->xfer_limit = U32_MAX;
 	hrtimer_init(&c->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
 	c->timer.function = smq_sas_cmd_timer;
 	return 0;
@@ -333,7 +353,8 @@ int smq_sas_init_cmd_priv(struct smq_scsi_host *shost,
  * @shost: the host
  * @scmd: the command
  *
- * Waits for a timer callback that may still be returning.
+ * Waits for a timer callback that may still be returning; unlinks a
+ * command still on its LUN's dropped list.
  */
 void smq_sas_exit_cmd_priv(struct smq_scsi_host *shost,
 			   struct smq_scsi_cmnd *scmd)
@@ -341,6 +362,9 @@ void smq_sas_exit_cmd_priv(struct smq_scsi_host *shost,
 	struct smq_sas_cmd *c = smq_scsi_cmd_priv(scmd);
 
 	hrtimer_cancel(&c->timer);
+	/* Given up by the midlayer while dropped (its LUN is still here). */
+	if (c->state == SMQ_SAS_CMD_DROPPED)
+		smq_sas_undrop(c);
 }
 
 /* ---- queue mapping ----------------------------------------------------- */

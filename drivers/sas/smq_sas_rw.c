@@ -77,12 +77,14 @@ static void smq_sas_no_space(struct smq_scsi_cmnd *scmd)
  * A WRITE whose data-out buffer is shorter than its blocks transfers
  * nothing and ends with ABORTED COMMAND, DATA PHASE ERROR (the target asked
  * for more data than the initiator had); a READ into a shorter buffer
- * fills it.
+ * fills it.  At most the command's xfer_limit bytes move (fault injection:
+ * the blocks before a medium error, a short transfer); resid says so.
  *
  * Return: 0 (result set).
  */
 int smq_sas_rw(struct smq_sas_lun *lun, struct smq_scsi_cmnd *scmd)
 {
+	const struct smq_sas_cmd *c = smq_scsi_cmd_priv(scmd);
 	unsigned int shift = smq_sas_shift(lun);
 	struct smq_cdb_rw_info rw;
 	size_t len, done;
@@ -105,6 +107,8 @@ int smq_sas_rw(struct smq_sas_lun *lun, struct smq_scsi_cmnd *scmd)
 		return 0;
 	}
 	len = min_t(size_t, len, scmd->transfer_len);
+	/* Fault injection: a medium error or short transfer ends it early. */
+	len = min_t(size_t, len, c->xfer_limit);
 	done = len;
 	if (len && smq_sas_ram(lun)) {
 		ssize_t ret = smq_sas_store_xfer(&lun->store, rw.lba << shift,
