@@ -10,9 +10,11 @@
  * give their irq_poll instances); see Documentation/smq_sas.md.
  *
  * Every parameter is checked once at load; hosts are built from the
- * resulting struct smq_sas_config, of which each host keeps a copy.  Only
- * add_host stays writable: writing N > 0 adds N hosts, N < 0 removes the
- * -N most recently added ones.
+ * resulting struct smq_sas_config, of which each host keeps a copy.  Of
+ * these only add_host stays writable: writing N > 0 adds N hosts, N < 0
+ * removes the -N most recently added ones.  The fault injection parameters
+ * (every_nth, opts, medium_error_*) live in smq_sas_fault.c and are
+ * writable at any time.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
