@@ -7,12 +7,13 @@
 # Error handler escalation through the LUN's debugfs "error" rules, on
 # smq_sas and scsi_debug (skipped where the kernel has no such file): a
 # dropped WRITE times out (LUN timeout 2 s); with its abort failing the LUN
-# reset recovers it, with the LUN reset failing too the next step does (smq:
-# host reset; Linux: target reset). Each time the WRITE completes with its
-# data and the disk stays usable (fio write+verify). smq_sas only: the
-# counters of debugfs smq_sas/adapterN/eh, and when abort, LUN reset and host
-# reset all fail the LUN goes offline, the WRITE fails, and after "running"
-# is written to its state the disk works again.
+# reset recovers it, with the LUN reset failing too the next step does
+# (target or host reset, whatever the midlayer escalates to). Each time the
+# WRITE completes with its data and the disk stays usable (fio
+# write+verify). smq_sas only: the counters of debugfs
+# smq_sas/adapterN/eh, and when abort, LUN, target and host reset all fail
+# the LUN goes offline, the WRITE fails, and after "running" is written to
+# its state the disk works again.
 
 . "$SMQ_GUEST_DIR/lib/common.sh"
 . "$SMQ_GUEST_DIR/lib/knobs.sh"
@@ -64,7 +65,7 @@ if [ "$FAULT_DRV" = smq_sas ]; then
 fi
 
 # 2: the abort and the LUN reset fail, the next step recovers.
-h0=$(fault_eh host_resets) f0=$(fault_eh reset_fails)
+h0=$(($(fault_eh host_resets) + $(fault_eh target_resets))) f0=$(fault_eh reset_fails)
 fault_rule "3 -1 0xff"
 fault_rule "4 -1 0xff"
 fault_rule "0 -1 0x2a"
@@ -74,7 +75,8 @@ usable "abort and LUN reset failed"
 if [ "$FAULT_DRV" = smq_sas ]; then
 	cat /sys/kernel/debug/smq_sas/adapter*/eh
 	[ "$(fault_eh reset_fails)" -gt "$f0" ] || fail "no failed reset counted"
-	[ "$(fault_eh host_resets)" -gt "$h0" ] || fail "no host reset counted"
+	[ $(($(fault_eh host_resets) + $(fault_eh target_resets))) -gt "$h0" ] ||
+		fail "no target or host reset counted"
 	[ "$(fault_eh forgotten)" -ge 2 ] || fail "fewer than 2 dropped commands forgotten"
 	[ "$(fault_eh unit_attentions)" -ge 1 ] || fail "no UNIT ATTENTION reported after the resets"
 fi
@@ -84,6 +86,7 @@ fi
 # 3 (smq_sas): every step fails: the LUN goes offline, the WRITE fails.
 fault_rule "3 1 0xff"
 fault_rule "4 1 0xff"
+fault_rule "7 1 0xff"
 fault_rule "8 1 0xff"
 fault_rule "0 -1 0x2a"
 if write_back 7000; then
