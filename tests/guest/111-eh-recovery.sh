@@ -29,7 +29,8 @@ sysdev=/sys/block/${DEV##*/}/device
 trap 'fault_rules_clear; restore_knobs' EXIT
 knob "$sysdev/timeout" 2
 
-FIO_VERIFY_SIZE=1048576 FIO_VERIFY_BSSPLIT=4096/50:65536/50 FIO_VERIFY_DEPTH=8
+# One block size: no two writes in flight overlap (see 110-fault-inject).
+FIO_VERIFY_SIZE=1048576 FIO_VERIFY_BSSPLIT=8192/100 FIO_VERIFY_DEPTH=8
 export FIO_VERIFY_SIZE FIO_VERIFY_BSSPLIT FIO_VERIFY_DEPTH
 
 dd if=/dev/urandom of="$SMQ_TEST_TMP/data" bs="$lbs" count=8 2>/dev/null
