@@ -34,12 +34,12 @@ knob "$tmo" 2
 knob "$FAULT_MES" 2000
 knob "$FAULT_MEC" 8
 
-# One block size: fio's random map then never lets two writes overlap. With
-# mixed sizes a 64 KiB write may cover blocks another write in flight also
-# covers; a fault that retries one of them reorders them, and fio's verify
-# (which expects the later one) reports a mismatch on any disk.
-FIO_VERIFY_SIZE=1048576 FIO_VERIFY_BSSPLIT=8192/100 FIO_VERIFY_DEPTH=8
-export FIO_VERIFY_SIZE FIO_VERIFY_BSSPLIT FIO_VERIFY_DEPTH
+# Sequential writes: none overlaps another (fio_verify_args' blockalign
+# turns fio's random map off, so random writes may hit a block twice; a
+# fault that retries the first reorders them, and fio's verify, expecting
+# the later one, reports a mismatch on any disk, scsi_debug's too).
+FIO_VERIFY_SIZE=1048576 FIO_VERIFY_BSSPLIT=4096/50:65536/50 FIO_VERIFY_DEPTH=8 FIO_VERIFY_RW=write
+export FIO_VERIFY_SIZE FIO_VERIFY_BSSPLIT FIO_VERIFY_DEPTH FIO_VERIFY_RW
 
 # verify_under WHAT: fio write+verify must pass with the current faults.
 verify_under() {

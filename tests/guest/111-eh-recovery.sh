@@ -29,9 +29,12 @@ sysdev=/sys/block/${DEV##*/}/device
 trap 'fault_rules_clear; restore_knobs' EXIT
 knob "$sysdev/timeout" 2
 
-# One block size: no two writes in flight overlap (see 110-fault-inject).
-FIO_VERIFY_SIZE=1048576 FIO_VERIFY_BSSPLIT=8192/100 FIO_VERIFY_DEPTH=8
-export FIO_VERIFY_SIZE FIO_VERIFY_BSSPLIT FIO_VERIFY_DEPTH
+# Sequential writes: none overlaps another (fio_verify_args' blockalign
+# turns fio's random map off, so random writes may hit a block twice; a
+# fault that retries the first reorders them, and fio's verify, expecting
+# the later one, reports a mismatch on any disk, scsi_debug's too).
+FIO_VERIFY_SIZE=1048576 FIO_VERIFY_BSSPLIT=4096/50:65536/50 FIO_VERIFY_DEPTH=8 FIO_VERIFY_RW=write
+export FIO_VERIFY_SIZE FIO_VERIFY_BSSPLIT FIO_VERIFY_DEPTH FIO_VERIFY_RW
 
 dd if=/dev/urandom of="$SMQ_TEST_TMP/data" bs="$lbs" count=8 2>/dev/null
 
