@@ -185,6 +185,8 @@ void smq_queue_busy_iter(struct smq_queue *q,
 	q->ops->busy_iter(q, fn, data);
 }
 EXPORT_SYMBOL_GPL(smq_queue_busy_iter);
+
+/**
  * smq_abort_request - time a request out now
  * @rq: a started request its driver holds
  *
