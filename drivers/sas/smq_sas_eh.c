@@ -28,11 +28,10 @@
  *    eh_host_reset_handler: for every LUN of the scope (one LUN, the LUNs
  *    of H:C:T, all LUNs of the host), new commands are refused
  *    (SMQ_MLQUEUE_DEVICE_BUSY) until the commands in emulation have come
- *    back, every dropped command is forgotten (and timed out at once with
- *    smq_abort_request(), so the midlayer recovers it without waiting for
- *    its timeout), and a UNIT ATTENTION, POWER ON, RESET, OR BUS DEVICE
- *    RESET OCCURRED (29h/00h) is armed for the LUN's next command; rules 4,
- *    7, 8 fail them first, with nothing done.
+ *    back, every dropped command is forgotten (the midlayer reclaims the
+ *    commands a successful reset killed), and a UNIT ATTENTION, POWER ON,
+ *    RESET, OR BUS DEVICE RESET OCCURRED (29h/00h) is armed for the LUN's
+ *    next command; rules 4, 7, 8 fail them first, with nothing done.
  * After SMQ_EH_SUCCESS the driver never touches the command again, nor any
  * command of the scope it did not complete.  Counters: debugfs
  * smq_sas/adapterN/eh.
@@ -50,7 +49,7 @@
 
 /* ---- LUN data ---------------------------------------------------------- */
 
-static unsigned int smq_sas_sdev_forget(struct smq_sas_sdev *sd, bool kick);
+static unsigned int smq_sas_sdev_forget(struct smq_sas_sdev *sd);
 
 /**
  * smq_sas_slave_alloc - set up a LUN's driver data (template hook)
@@ -126,7 +125,7 @@ void smq_sas_slave_destroy(struct smq_scsi_device *sdev)
 	while (atomic_read(&sd->inflight))
 		usleep_range(20, 50);
 	/* Dropped commands the midlayer gave up on (LUN set offline). */
-	smq_sas_sdev_forget(sd, false);
+	smq_sas_sdev_forget(sd);
 	smq_sas_rules_free(sd);
 	sdev->hostdata = NULL;
 	/* queuecommand of a reused command may still hold sd->drop_lock. */
@@ -200,13 +199,14 @@ static void smq_sas_sdev_unblock(struct smq_sas_sdev *sd)
 }
 
 /*
- * Forget every dropped command of a blocked, drained LUN; with @kick time
- * them out now (they are still the midlayer's).  Return: how many.
+ * Forget every dropped command of a blocked, drained LUN.  They are still
+ * the midlayer's: after a reset that succeeded it reclaims every command of
+ * the scope still in flight (smq_eh_reclaim()), and one it gave up on
+ * (LUN offline) is only taken off the list.  Return: how many.
  */
-static unsigned int smq_sas_sdev_forget(struct smq_sas_sdev *sd, bool kick)
+static unsigned int smq_sas_sdev_forget(struct smq_sas_sdev *sd)
 {
 	struct smq_sas_cmd *c, *tmp;
-	struct smq_request *rq;
 	unsigned long flags;
 	unsigned int n = 0;
 
@@ -214,13 +214,6 @@ static unsigned int smq_sas_sdev_forget(struct smq_sas_sdev *sd, bool kick)
 	list_for_each_entry_safe(c, tmp, &sd->dropped, drop_entry) {
 		list_del_init(&c->drop_entry);
 		WRITE_ONCE(c->state, SMQ_SAS_CMD_FORGOTTEN);
-		/*
-		 * Still the midlayer's: it recovers it when it times out.
-		 * Not one it gave up on and reused for another LUN.
-		 */
-		rq = smq_scsi_cmd_to_rq(c->scmd);
-		if (kick && READ_ONCE(rq->q) == READ_ONCE(sd->sdev->queue))
-			smq_abort_request(rq);
 		n++;
 	}
 	spin_unlock_irqrestore(&sd->drop_lock, flags);
@@ -269,7 +262,7 @@ static unsigned int smq_sas_reset_scope(struct smq_sas_host *host,
 		if (!smq_sas_in_scope(sd, sdev, scope))
 			continue;
 		smq_sas_sdev_drain(sd);
-		n += smq_sas_sdev_forget(sd, true);
+		n += smq_sas_sdev_forget(sd);
 		set_bit(SMQ_SAS_UA_POR, &sd->ua);
 		smq_sas_sdev_unblock(sd);
 	}
