@@ -308,16 +308,13 @@ static void smq_sd_read_block_limits(struct smq_sd_disk *sdkp)
 	sdkp->ws_zeroes = sdkp->max_ws_blocks || sdkp->lbpws;
 }
 
-/* MODE SENSE of the caching page; @ten: the 10-byte form. */
-static int smq_sd_mode_caching(struct smq_sd_disk *sdkp, bool ten, u8 *buf,
-			       u8 *sense, struct smq_caching *c)
+/* MODE SENSE of the caching page into @buf; the bytes valid, or -errno. */
+static int smq_sd_sense_caching_raw(struct smq_sd_disk *sdkp, bool ten,
+				    u8 *buf, u8 *sense)
 {
 	struct smq_mode_sense_req req = {
-		.ten = ten,
-		.dbd = true,
-		.pc = SMQ_MODE_PC_CURRENT,
-		.page = SMQ_MODE_PAGE_CACHING,
-		.alloc_len = SMQ_MODE_LEN,
+		.ten = ten, .dbd = true, .pc = SMQ_MODE_PC_CURRENT,
+		.page = SMQ_MODE_PAGE_CACHING, .alloc_len = SMQ_MODE_LEN,
 	};
 	struct smq_exec_args a;
 	u8 cdb[SMQ_MAX_CDB];
@@ -329,7 +326,16 @@ static int smq_sd_mode_caching(struct smq_sd_disk *sdkp, bool ten, u8 *buf,
 		return -EIO;
 	if (a.result)
 		return smq_sd_illegal_request(&a) ? -EOPNOTSUPP : -EIO;
-	return smq_parse_mode_caching(buf, SMQ_MODE_LEN - a.resid, ten, c);
+	return SMQ_MODE_LEN - a.resid;
+}
+
+/* MODE SENSE of the caching page, parsed; @ten: the 10-byte form. */
+static int smq_sd_mode_caching(struct smq_sd_disk *sdkp, bool ten, u8 *buf,
+			       u8 *sense, struct smq_caching *c)
+{
+	int len = smq_sd_sense_caching_raw(sdkp, ten, buf, sense);
+
+	return len < 0 ? len : smq_parse_mode_caching(buf, len, ten, c);
 }
 
 static void smq_sd_read_cache_type(struct smq_sd_disk *sdkp, u8 *buf,
@@ -525,27 +531,6 @@ static const char * const smq_sd_cache_types[] = {
  * the commands' own I/O path.
  */
 static DEFINE_MUTEX(smq_sd_cache_mutex);
-
-/* MODE SENSE of the caching page into @buf; the bytes valid, or -errno. */
-static int smq_sd_sense_caching_raw(struct smq_sd_disk *sdkp, bool ten,
-				    u8 *buf, u8 *sense)
-{
-	struct smq_mode_sense_req req = {
-		.ten = ten, .dbd = true, .pc = SMQ_MODE_PC_CURRENT,
-		.page = SMQ_MODE_PAGE_CACHING, .alloc_len = SMQ_MODE_LEN,
-	};
-	struct smq_exec_args a;
-	u8 cdb[SMQ_MAX_CDB];
-	int len;
-
-	memset(buf, 0, SMQ_MODE_LEN);
-	len = smq_cdb_mode_sense(cdb, &req);
-	if (len < 0 || smq_sd_exec(sdkp, cdb, len, buf, SMQ_MODE_LEN, &a, sense))
-		return -EIO;
-	if (a.result)
-		return smq_sd_illegal_request(&a) ? -EOPNOTSUPP : -EIO;
-	return SMQ_MODE_LEN - a.resid;
-}
 
 /*
  * Set the caching page's WCE and RCD with MODE SELECT, sd's way: read the
