@@ -105,17 +105,29 @@ static ssize_t timeout_show(struct device *dev, struct device_attribute *attr,
 	return sysfs_emit(buf, "%u\n", READ_ONCE(sdev->timeout) / HZ);
 }
 
-static ssize_t timeout_store(struct device *dev, struct device_attribute *attr,
-			     const char *buf, size_t count)
+/* A store of seconds (1..SMQ_MAX_TIMEOUT_SECS) into @field, in jiffies. */
+static ssize_t smq_sdev_store_secs(struct device *dev, const char *name,
+				   const char *buf, size_t count,
+				   unsigned int *field)
 {
-	struct smq_scsi_device *sdev = smq_dev_to_sdev(dev);
 	unsigned int secs;
 
 	if (kstrtouint(buf, 0, &secs) || secs < 1 ||
-	    secs > SMQ_MAX_TIMEOUT_SECS)
+	    secs > SMQ_MAX_TIMEOUT_SECS) {
+		smq_dev_err(dev, "%s: invalid value '%.*s' (1..%d)\n", name,
+			    (int)min_t(size_t, strcspn(buf, "\n"), 32), buf,
+			    SMQ_MAX_TIMEOUT_SECS);
 		return -EINVAL;
-	WRITE_ONCE(sdev->timeout, secs * HZ);
+	}
+	WRITE_ONCE(*field, secs * HZ);
 	return count;
+}
+
+static ssize_t timeout_store(struct device *dev, struct device_attribute *attr,
+			     const char *buf, size_t count)
+{
+	return smq_sdev_store_secs(dev, "timeout", buf, count,
+				   &smq_dev_to_sdev(dev)->timeout);
 }
 static DEVICE_ATTR_RW(timeout);
 
@@ -131,14 +143,8 @@ static ssize_t eh_timeout_store(struct device *dev,
 				struct device_attribute *attr,
 				const char *buf, size_t count)
 {
-	struct smq_scsi_device *sdev = smq_dev_to_sdev(dev);
-	unsigned int secs;
-
-	if (kstrtouint(buf, 0, &secs) || secs < 1 ||
-	    secs > SMQ_MAX_TIMEOUT_SECS)
-		return -EINVAL;
-	WRITE_ONCE(sdev->eh_timeout, secs * HZ);
-	return count;
+	return smq_sdev_store_secs(dev, "eh_timeout", buf, count,
+				   &smq_dev_to_sdev(dev)->eh_timeout);
 }
 static DEVICE_ATTR_RW(eh_timeout);
 
