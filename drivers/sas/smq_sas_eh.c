@@ -356,6 +356,27 @@ int smq_sas_eh_abort(struct smq_scsi_cmnd *scmd)
 	return SMQ_EH_SUCCESS;
 }
 
+/*
+ * One reset step: count it, fail it when a rule of @rule_type says so
+ * (nothing is reset then), else reset every LUN of @scope.
+ */
+static int smq_sas_eh_reset(struct smq_scsi_cmnd *scmd, atomic_long_t *count,
+			    int rule_type, enum smq_sas_scope scope,
+			    struct device *dev, const char *what)
+{
+	struct smq_sas_host *host = smq_sas_shost_to_host(scmd->device->host);
+	unsigned int n;
+
+	atomic_long_inc(count);
+	if (smq_sas_eh_rule_fails(scmd, rule_type)) {
+		atomic_long_inc(&host->eh.reset_fails);
+		return SMQ_EH_FAILED;
+	}
+	n = smq_sas_reset_scope(host, scmd->device, scope);
+	dev_info(dev, "%s reset: %u dropped command(s) forgotten\n", what, n);
+	return SMQ_EH_SUCCESS;
+}
+
 /**
  * smq_sas_eh_device_reset - LOGICAL UNIT RESET (template hook)
  * @scmd: the command being recovered; its LUN is reset
@@ -366,17 +387,10 @@ int smq_sas_eh_abort(struct smq_scsi_cmnd *scmd)
 int smq_sas_eh_device_reset(struct smq_scsi_cmnd *scmd)
 {
 	struct smq_sas_host *host = smq_sas_shost_to_host(scmd->device->host);
-	unsigned int n;
 
-	atomic_long_inc(&host->eh.lun_resets);
-	if (smq_sas_eh_rule_fails(scmd, SMQ_SAS_ERR_LUN_RESET_FAILED)) {
-		atomic_long_inc(&host->eh.reset_fails);
-		return SMQ_EH_FAILED;
-	}
-	n = smq_sas_reset_scope(host, scmd->device, SMQ_SAS_SCOPE_LUN);
-	dev_info(&scmd->device->sdev_gendev,
-		 "LUN reset: %u dropped command(s) forgotten\n", n);
-	return SMQ_EH_SUCCESS;
+	return smq_sas_eh_reset(scmd, &host->eh.lun_resets,
+				SMQ_SAS_ERR_LUN_RESET_FAILED, SMQ_SAS_SCOPE_LUN,
+				&scmd->device->sdev_gendev, "LUN");
 }
 
 /**
@@ -388,17 +402,11 @@ int smq_sas_eh_device_reset(struct smq_scsi_cmnd *scmd)
 int smq_sas_eh_target_reset(struct smq_scsi_cmnd *scmd)
 {
 	struct smq_sas_host *host = smq_sas_shost_to_host(scmd->device->host);
-	unsigned int n;
 
-	atomic_long_inc(&host->eh.target_resets);
-	if (smq_sas_eh_rule_fails(scmd, SMQ_SAS_ERR_TARGET_RESET_FAILED)) {
-		atomic_long_inc(&host->eh.reset_fails);
-		return SMQ_EH_FAILED;
-	}
-	n = smq_sas_reset_scope(host, scmd->device, SMQ_SAS_SCOPE_TARGET);
-	dev_info(&scmd->device->sdev_gendev,
-		 "target reset: %u dropped command(s) forgotten\n", n);
-	return SMQ_EH_SUCCESS;
+	return smq_sas_eh_reset(scmd, &host->eh.target_resets,
+				SMQ_SAS_ERR_TARGET_RESET_FAILED,
+				SMQ_SAS_SCOPE_TARGET,
+				&scmd->device->sdev_gendev, "target");
 }
 
 /**
@@ -411,16 +419,10 @@ int smq_sas_eh_target_reset(struct smq_scsi_cmnd *scmd)
 int smq_sas_eh_host_reset(struct smq_scsi_cmnd *scmd)
 {
 	struct smq_sas_host *host = smq_sas_shost_to_host(scmd->device->host);
-	unsigned int n;
 
-	atomic_long_inc(&host->eh.host_resets);
-	if (smq_sas_eh_rule_fails(scmd, SMQ_SAS_ERR_HOST_RESET_FAILED)) {
-		atomic_long_inc(&host->eh.reset_fails);
-		return SMQ_EH_FAILED;
-	}
-	n = smq_sas_reset_scope(host, scmd->device, SMQ_SAS_SCOPE_HOST);
-	dev_info(&host->dev, "host reset: %u dropped command(s) forgotten\n", n);
-	return SMQ_EH_SUCCESS;
+	return smq_sas_eh_reset(scmd, &host->eh.host_resets,
+				SMQ_SAS_ERR_HOST_RESET_FAILED,
+				SMQ_SAS_SCOPE_HOST, &host->dev, "host");
 }
 
 /* ---- host setup and debugfs -------------------------------------------- */
