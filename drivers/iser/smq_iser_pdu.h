@@ -147,7 +147,7 @@
 struct smq_iser_cm_hdr {
 	u8 flags;
 	u8 rsvd[3];
-} __packed;
+};
 
 /**
  * struct smq_iscsi_cmd_args - fields of a SCSI Command BHS
