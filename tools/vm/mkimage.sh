@@ -6,7 +6,9 @@
 # 6.12), and print its path.
 #
 # The base holds only Debian packages: static busybox, the programs of
-# guest-binaries.list with their shared libraries, and the guest kernel's
+# guest-binaries.list with their shared libraries (from the host, or, for the
+# guest-only packages setup-host.sh unpacks without installing them, from
+# $SMQ_CACHE/guest-pkgs/root, copied to the same path below it), and the guest kernel's
 # modules of guest-modules.list with their dependencies (decompressed, with a
 # modules.dep). It is cached as $SMQ_CACHE/images/<release>/base-<hash>.cpio.zst,
 # where the hash covers every input, so it is rebuilt only when an input
@@ -20,22 +22,27 @@ HERE="$SMQ_TOOLS/vm"
 BIN_LIST="$HERE/guest-binaries.list"
 MOD_LIST="$HERE/guest-modules.list"
 EXTRA_FILES=(/etc/mke2fs.conf)
+# Guest-only packages (open-iscsi, nvme-cli), unpacked by setup-host.sh.
+PKGROOT="$SMQ_CACHE/guest-pkgs/root"
 
 list_entries() { sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$1"; }
 
-# Programs of the list (globs expanded), then the libraries they need.
+# Programs of the list (globs expanded; on the host, else under PKGROOT), then
+# the libraries they need (PKGROOT's first). Paths under PKGROOT go to the
+# image without that prefix.
 host_files() {
 	local pat f
 	local -a bins=()
 	while IFS= read -r pat; do
 		local -a hits=()
-		mapfile -t hits < <(compgen -G "$pat" || true)
+		mapfile -t hits < <(compgen -G "$pat" || compgen -G "$PKGROOT$pat" || true)
 		((${#hits[@]})) || smq_die "$BIN_LIST: nothing matches $pat (run setup-host.sh)"
 		bins+=("${hits[@]}")
 	done < <(list_entries "$BIN_LIST")
 	printf '%s\n' "${bins[@]}" "${EXTRA_FILES[@]}"
 	for f in "${bins[@]}"; do
-		ldd "$f" 2>/dev/null || true
+		LD_LIBRARY_PATH="$PKGROOT/usr/lib/x86_64-linux-gnu:$PKGROOT/lib/x86_64-linux-gnu" \
+			ldd "$f" 2>/dev/null || true
 	done | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }' | sort -u
 }
 
@@ -55,7 +62,7 @@ module_files() {
 }
 
 build_image() {
-	local stage="$1" kroot="$2" rel="$3" hostlist="$4" modlist="$5" f a base d
+	local stage="$1" kroot="$2" rel="$3" hostlist="$4" modlist="$5" f t a base d
 	mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,etc,proc,sys,dev,tmp,mnt,run,root,var/tmp}
 	mkdir -p "$stage/lib/modules/$rel"
 
@@ -67,12 +74,13 @@ build_image() {
 	done < <(/bin/busybox --list-full)
 
 	while IFS= read -r f; do
-		base="${f##*/}"
+		t="${f#"$PKGROOT"}"
+		base="${t##*/}"
 		for d in bin sbin usr/bin usr/sbin; do # a real program beats the applet
 			[[ -L "$stage/$d/$base" ]] && rm -f "$stage/$d/$base"
 		done
-		mkdir -p "$stage/$(dirname "$f")"
-		cp -L --remove-destination "$f" "$stage/$f"
+		mkdir -p "$stage/$(dirname "$t")"
+		cp -L --remove-destination "$f" "$stage/$t"
 	done <"$hostlist"
 
 	while IFS= read -r f; do

@@ -10,7 +10,12 @@
 #    packages (linux-image-amd64 for 6.1, linux-image-6.12-amd64 for 6.12),
 #    installs exactly that release's headers, and unpacks the matching
 #    linux-image-<release>-unsigned package into $SMQ_CACHE/kernels/<release>
-#    (default /var/cache/smq), with decompressed modules and a modules.dep.
+#    (default /var/cache/smq), with decompressed modules and a modules.dep;
+#  - unpacks (apt-get download + dpkg -x, never installed, so no service is
+#    enabled or started on the host) the guest-only packages of GUEST_DEBS
+#    into $SMQ_CACHE/guest-pkgs/root: open-iscsi and nvme-cli for the iSER and
+#    NVMe/RDMA peers; mkimage.sh takes a program of guest-binaries.list from
+#    there when the host has none.
 #
 # Idempotent: when everything is already in place it changes nothing and
 # needs neither root nor the network. --update (or SMQ_APT_UPDATE=1) forces
@@ -26,9 +31,17 @@ PACKAGES=(
 	fio busybox-static kmod cpio gzip xz-utils zstd
 	sg3-utils e2fsprogs util-linux dmsetup
 	python3 gnuplot-nox
+	# the guest's iproute2 (ip, rdma), and libraries of the GUEST_DEBS programs
+	iproute2 libkmod2 libmount1 libssl3 libsystemd0 libjson-c5 libdbus-1-3 zlib1g
 )
 
+# Guest-only packages: unpacked into $SMQ_CACHE/guest-pkgs/root, not installed
+# (open-iscsi would pull udev and enable iscsid on the host).
+GUEST_DEBS=(open-iscsi libopeniscsiusr libisns0 nvme-cli libnvme1)
+GUEST_PKGS="$SMQ_CACHE/guest-pkgs"
+
 declare -A REL VER  # kernel line -> release / package version
+GUEST_DEB_VERS=""   # "pkg=version" of GUEST_DEBS' candidates, one a line
 
 pkg_installed() { # PKG [VERSION]
 	local st
@@ -71,6 +84,38 @@ resolve_kernels() {
 	done
 }
 
+# Fill GUEST_DEB_VERS from the apt lists.
+resolve_guest_debs() {
+	GUEST_DEB_VERS="$(apt-cache show --no-all-versions "${GUEST_DEBS[@]}" 2>/dev/null |
+		awk '$1 == "Package:" { pkg = $2 } $1 == "Version:" { print pkg "=" $2 }' | sort)"
+	[[ "$(grep -c = <<<"$GUEST_DEB_VERS")" == "${#GUEST_DEBS[@]}" ]]
+}
+
+guest_debs_cached() {
+	[[ -f "$GUEST_PKGS/root/.smq-complete" &&
+		"$(cat "$GUEST_PKGS/root/.smq-complete")" == "$GUEST_DEB_VERS" ]]
+}
+
+# fetch_guest_debs: download GUEST_DEBS (the candidates) and unpack them into
+# $GUEST_PKGS/root.
+fetch_guest_debs() {
+	local tmp="$GUEST_PKGS/.tmp" deb
+	local -a want=()
+	guest_debs_cached && return 0
+	mapfile -t want <<<"$GUEST_DEB_VERS"
+	rm -rf "$tmp" "$tmp.dl"
+	mkdir -p "$tmp" "$tmp.dl"
+	smq_log "downloading guest packages: ${want[*]}"
+	(cd "$tmp.dl" && apt-get download -q -o APT::Sandbox::User=root "${want[@]}")
+	for deb in "$tmp.dl"/*.deb; do
+		dpkg -x "$deb" "$tmp"
+	done
+	rm -rf "$tmp.dl"
+	printf '%s\n' "$GUEST_DEB_VERS" >"$tmp/.smq-complete"
+	rm -rf "$GUEST_PKGS/root"
+	mv "$tmp" "$GUEST_PKGS/root"
+}
+
 kernel_cached() { # RELEASE VERSION
 	local stamp
 	stamp="$(smq_kernel_dir "$1")/.smq-complete"
@@ -86,6 +131,7 @@ everything_present() {
 		pkg_installed "linux-headers-${REL[$line]}" "${VER[$line]}" || return 1
 		kernel_cached "${REL[$line]}" "${VER[$line]}" || return 1
 	done
+	guest_debs_cached
 }
 
 # Install what is missing (only that, so apt's auto/manual marks of packages
@@ -145,7 +191,7 @@ main() {
 	*) smq_die "usage: ${0##*/} [--update]" ;;
 	esac
 
-	if [[ "$update" != 1 ]] && resolve_kernels && everything_present; then
+	if [[ "$update" != 1 ]] && resolve_kernels && resolve_guest_debs && everything_present; then
 		smq_log "host ready (nothing to do)"
 	else
 		[[ $EUID -eq 0 ]] || smq_die "the host needs packages or kernels: run as root"
@@ -155,10 +201,13 @@ main() {
 		smq_log "apt-get update"
 		apt-get update -q
 		resolve_kernels || smq_die "apt does not know ${SMQ_META_PKG[*]} (sources.list?)"
+		resolve_guest_debs || smq_die "apt does not know all of ${GUEST_DEBS[*]}"
 		apt_install
 		for line in $SMQ_KERNEL_LINES; do
 			fetch_kernel "${REL[$line]}" "${VER[$line]}"
 		done
+		mkdir -p "$GUEST_PKGS"
+		fetch_guest_debs
 		everything_present || smq_die "setup incomplete"
 	fi
 	for line in $SMQ_KERNEL_LINES; do

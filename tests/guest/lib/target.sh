@@ -67,3 +67,52 @@ list_disks() {
 		printf '%s ' "${_ld##*/}"
 	done
 }
+
+# wait_for_new_disks BEFORE N [SECS]: wait (30 s) until N disks not in BEFORE
+# exist with their /dev nodes; sets DEV (the first found) and DEVS (all).
+wait_for_new_disks() {
+	wait_for_new_disk "$1" "${3:-30}" || return 1
+	_wn_n=$((${3:-30} * 10))
+	while :; do
+		DEVS=
+		for _wn_d in /sys/block/*; do
+			_wn_d=${_wn_d##*/}
+			case " $1 " in *" $_wn_d "*) continue ;; esac
+			[ -b "/dev/$_wn_d" ] && DEVS="$DEVS /dev/$_wn_d"
+		done
+		[ "$(say "$DEVS" | wc -w)" -ge "$2" ] && break
+		_wn_n=$((_wn_n - 1))
+		[ "$_wn_n" -gt 0 ] || { say "only$DEVS of $2 disks appeared"; return 1; }
+		sleep 0.1
+	done
+	export DEV DEVS
+}
+
+# --- smq's stack below a low-level driver (targets smq_sas, smq_iser) ---
+# Spec variables: MQ (use_blk_mq of smq_scsi, Y), SCHED (scheduler selected
+# on every disk: none, mq-deadline; legacy: noop, deadline).
+
+# smq_core_up: load smq_scsi (and smq_blk) on the path TARGET_MQ selects.
+smq_core_up() {
+	say "modprobe smq_scsi use_blk_mq=${TARGET_MQ:-Y}"
+	modprobe smq_scsi "use_blk_mq=${TARGET_MQ:-Y}"
+}
+
+# smq_select_sched DISK...: select TARGET_SCHED (if set) on each disk; a
+# modular scheduler's module is loaded by the selection.
+smq_select_sched() {
+	[ -n "${TARGET_SCHED:-}" ] || return 0
+	for _ss_d in "$@"; do
+		say "$TARGET_SCHED" >"/sys/block/${_ss_d##*/}/smq/scheduler" ||
+			{ say "cannot select scheduler $TARGET_SCHED"; return 1; }
+	done
+}
+
+# smq_core_down: unload smq_scsi, the scheduler modules and smq_blk (after
+# the low-level driver).
+smq_core_down() {
+	unload_modules smq_scsi
+	# Scheduler modules loaded on selection hold smq_blk.
+	unload_modules smq_mq_deadline smq_deadline_iosched
+	unload_modules smq_blk
+}

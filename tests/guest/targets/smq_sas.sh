@@ -30,32 +30,14 @@ target_up() {
 	_sm_params="$_sm_params add_host=${TARGET_HOSTS:-1} num_tgts=${TARGET_TGTS:-1}"
 	_sm_params="$_sm_params max_luns=${TARGET_LUNS:-1}"
 	_sm_before=$(list_disks)
-	say "modprobe smq_scsi use_blk_mq=${TARGET_MQ:-Y}"
-	modprobe smq_scsi "use_blk_mq=${TARGET_MQ:-Y}" || return 1
+	smq_core_up || return 1
 	say "modprobe smq_sas $_sm_params ${TARGET_OPTS:-}"
 	# shellcheck disable=SC2086 # word splitting of the parameter list
 	modprobe smq_sas $_sm_params ${TARGET_OPTS:-} || return 1
 	_sm_want=$(( ${TARGET_HOSTS:-1} * ${TARGET_TGTS:-1} * ${TARGET_LUNS:-1} ))
-	wait_for_new_disk "$_sm_before" 30 || { say "no smq disk appeared"; return 1; }
-	_sm_n=300
-	while :; do
-		DEVS=
-		for _sm_d in /sys/block/*; do
-			_sm_d=${_sm_d##*/}
-			case " $_sm_before " in *" $_sm_d "*) continue ;; esac
-			[ -b "/dev/$_sm_d" ] && DEVS="$DEVS /dev/$_sm_d"
-		done
-		[ "$(say "$DEVS" | wc -w)" -ge "$_sm_want" ] && break
-		_sm_n=$((_sm_n - 1))
-		[ "$_sm_n" -gt 0 ] || { say "only$DEVS of $_sm_want smq disks appeared"; return 1; }
-		sleep 0.1
-	done
-	if [ -n "${TARGET_SCHED:-}" ]; then
-		for _sm_d in $DEVS; do
-			say "$TARGET_SCHED" >"/sys/block/${_sm_d##*/}/smq/scheduler" ||
-				{ say "cannot select scheduler $TARGET_SCHED"; return 1; }
-		done
-	fi
+	wait_for_new_disks "$_sm_before" "$_sm_want" 30 || { say "not all smq disks appeared"; return 1; }
+	# shellcheck disable=SC2086 # the disk list
+	smq_select_sched $DEVS || return 1
 	DEV_SIZE_BYTES=$((_sm_mb * 1048576))
 	DEV_LBS=$_sm_lbs
 	DEV_SCSI=1
@@ -64,8 +46,5 @@ target_up() {
 
 target_down() {
 	modprobe_r smq_sas
-	modprobe_r smq_scsi
-	# Scheduler modules loaded on selection hold smq_blk.
-	modprobe_r smq_mq_deadline smq_deadline_iosched
-	modprobe_r smq_blk
+	smq_core_down
 }
