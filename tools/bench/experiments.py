@@ -997,14 +997,16 @@ class IserMq(Experiment):
         ("smq_iser q2", "smq_iser mq, 2 queues",
          lambda: smq_iser(queues=2, qd=IserMq.QD, sched="none")),
         ("nvme_rdma q1", "nvme_rdma, 1 queue",
-         lambda: nvme_rdma(queues=1, qd=IserMq.QD, sched="none")),
+         lambda: nvme_rdma(queues=1, qd=IserMq.QD)),
         ("nvme_rdma q2", "nvme_rdma, 2 queues",
-         lambda: nvme_rdma(queues=2, qd=IserMq.QD, sched="none")),
+         lambda: nvme_rdma(queues=2, qd=IserMq.QD)),
         ("ib_iser", "ib_iser, 1 session", lambda: ib_iser(qd=IserMq.QD, sched="none")),
     ]
     RATIOS = [("smq_iser q2", "smq_iser q1"), ("nvme_rdma q2", "nvme_rdma q1"),
               ("smq_iser q1", "ib_iser"), ("smq_iser q2", "nvme_rdma q2"),
               ("nvme_rdma q1", "ib_iser")]
+    # nvme_rdma: no scheduler set: the disk is the native multipath head
+    # (bio-based, no scheduler); its controllers' queues are blk-mq, none.
     quick_seconds, quick_reps = 2, 2
 
     def build(self, ctx):

@@ -145,18 +145,28 @@ describe_disks() {
 		_dd_q=0
 		for _dd_m in "$_dd_b"/mq/*; do [ -d "$_dd_m" ] && _dd_q=$((_dd_q + 1)); done
 		say "disk $_dd_n hw_queues $_dd_q"
-		# The SCSI host's geometry (the kernel's or smq's host class),
-		# an NVMe controller's queues and transport.
+		# The SCSI host's geometry (the kernel's or smq's host class, in
+		# the device's nearest ancestor that has one: an iSCSI session
+		# sits between host and target), an NVMe controller's queues.
 		_dd_h=$(readlink -f "$_dd_b/device")
-		for _dd_f in "${_dd_h%/*/*}"/scsi_host/*/* "${_dd_h%/*/*}"/smq_host/*/*; do
+		while [ "${#_dd_h}" -gt 4 ]; do
+			ls -d "$_dd_h"/scsi_host/host* >/dev/null 2>&1 && break
+			ls -d "$_dd_h"/smq_host/host* >/dev/null 2>&1 && break
+			_dd_h=${_dd_h%/*}
+		done
+		for _dd_f in "$_dd_h"/scsi_host/host*/* "$_dd_h"/smq_host/host*/*; do
 			case ${_dd_f##*/} in
 			can_queue | cmd_per_lun | nr_hw_queues | max_hw_queues | proc_name)
 				say "disk $_dd_n host/${_dd_f##*/} $(cat "$_dd_f" 2>/dev/null)" ;;
 			esac
 		done
+		# (a multipath head's device is the subsystem: its first controller)
 		for _dd_f in queue_count sqsize transport; do
-			[ -r "$_dd_b/device/$_dd_f" ] &&
-				say "disk $_dd_n nvme/$_dd_f $(cat "$_dd_b/device/$_dd_f" 2>/dev/null)"
+			for _dd_c in "$_dd_b/device/$_dd_f" "$_dd_b"/device/nvme*/"$_dd_f"; do
+				[ -r "$_dd_c" ] || continue
+				say "disk $_dd_n nvme/$_dd_f $(cat "$_dd_c" 2>/dev/null)"
+				break
+			done
 		done
 	done
 }
@@ -367,8 +377,12 @@ run_setup() {
 	_s_before=$(list_disks)
 	target_load "$_s_spec" || exit 1
 	_s_rc=0
+	DEVS=
 	target_up >"$_s_d/up.log" 2>&1 || _s_rc=$?
-	if [ "$_s_rc" = 0 ]; then
+	# The disks the target names (DEVS) when it names them all: a target
+	# may make other disks of its own (e.g. nvme_rdma's null_blk backing);
+	# else every new disk.
+	if [ "$_s_rc" = 0 ] && [ "$(say "$DEVS" | wc -w)" != "$_s_disks" ]; then
 		DEVS=$(wait_disks "$_s_before" "$_s_disks" 2>>"$_s_d/up.log") || _s_rc=1
 	fi
 	[ "$_s_rc" = 0 ] && { apply_extras "$_s_extras" >>"$_s_d/up.log" 2>&1 || _s_rc=1; }
