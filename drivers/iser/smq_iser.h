@@ -272,6 +272,12 @@ struct smq_iser_cmd {
 	struct smq_iser_task *task;
 };
 
+/* Log a failed login now: the first of a recovery and every 16th after. */
+static inline bool smq_iser_conn_log_ok(const struct smq_iser_conn *conn)
+{
+	return !(conn->attempts % 16);
+}
+
 static inline struct smq_iser_host *smq_iser_host(struct smq_scsi_host *shost)
 {
 	return *(struct smq_iser_host **)smq_shost_priv(shost);

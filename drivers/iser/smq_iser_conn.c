@@ -43,14 +43,16 @@ const char *smq_iser_state_name(enum smq_iser_conn_state s)
  */
 void smq_iser_conn_failure(struct smq_iser_conn *conn, const char *why)
 {
-	bool first = false;
+	bool lost = false;
 
 	spin_lock_bh(&conn->lock);
 	if (conn->state == SMQ_ISER_UP || conn->state == SMQ_ISER_LOGIN) {
-		if (conn->state == SMQ_ISER_UP)
+		/* A failing login is retried by whoever started it. */
+		if (conn->state == SMQ_ISER_UP) {
 			conn->fail_time = jiffies;
+			lost = true;
+		}
 		conn->state = SMQ_ISER_FAILED;
-		first = true;
 		/* A login or TMF waiting for an answer gives up now. */
 		if (conn->mgmt_itt) {
 			conn->mgmt_itt = 0;
@@ -59,7 +61,7 @@ void smq_iser_conn_failure(struct smq_iser_conn *conn, const char *why)
 		}
 	}
 	spin_unlock_bh(&conn->lock);
-	if (!first)
+	if (!lost)
 		return;
 	pr_info("host%u session %u: connection lost (%s)\n",
 		conn->ihost->shost->host_no, conn->idx, why);
@@ -311,7 +313,7 @@ int smq_iser_conn_start(struct smq_iser_conn *conn)
 	if (!ret)
 		return 0;
 fail:
-	if (!(conn->attempts % 16))
+	if (smq_iser_conn_log_ok(conn))
 		pr_err("host%u session %u: %pISpc: %s failed (%d)\n",
 		       conn->ihost->shost->host_no, conn->idx, &o->dst, step,
 		       ret);
@@ -412,7 +414,7 @@ static void smq_iser_recover_work(struct work_struct *work)
 			delay = min(delay, deadline - jiffies);
 		}
 	}
-	if (conn->attempts == 1 || !(conn->attempts % 16))
+	if (conn->attempts == 1 || smq_iser_conn_log_ok(conn))
 		pr_info("host%u session %u: login failed (%d), retrying\n",
 			ih->shost->host_no, conn->idx, ret);
 	if (!READ_ONCE(ih->removing))

@@ -187,8 +187,9 @@ static int smq_iser_login_round(struct smq_iser_conn *conn,
 	ret = smq_iser_mgmt_exchange(conn, smq_iser_build_login, s, s->dlen,
 				     SMQ_ISER_MGMT_TIMEOUT, s->itt);
 	if (ret < 0) {
-		pr_err("host%u session %u: no answer to the login request of stage %u (%d)\n",
-		       host_no, conn->idx, s->csg, ret);
+		if (smq_iser_conn_log_ok(conn))
+			pr_err("host%u session %u: no answer to the login request of stage %u (%d)\n",
+			       host_no, conn->idx, s->csg, ret);
 		return ret;
 	}
 	ret = smq_iscsi_parse_pdu(conn->mgmt_buf + SMQ_ISER_HDR_LEN,
@@ -199,9 +200,10 @@ static int smq_iser_login_round(struct smq_iser_conn *conn,
 		return -EPROTO;
 	}
 	if (rsp->u.login.status_class != SMQ_ISCSI_LOGIN_SUCCESS) {
-		pr_err("host%u session %u: login refused: status class %u detail %u\n",
-		       host_no, conn->idx, rsp->u.login.status_class,
-		       rsp->u.login.status_detail);
+		if (smq_iser_conn_log_ok(conn))
+			pr_err("host%u session %u: login refused: status class %u detail %u\n",
+			       host_no, conn->idx, rsp->u.login.status_class,
+			       rsp->u.login.status_detail);
 		return rsp->u.login.status_class == SMQ_ISCSI_LOGIN_INITIATOR_ERR ?
 		       -EACCES : -EAGAIN;
 	}
