@@ -8,7 +8,7 @@
 # private address. Source after common.sh.
 #
 #   iser_wire_up                 d0 (dummy) 10.0.0.1/24 up, rxe0 on it
-#   iser_wire_down               rxe0 and d0 gone
+#   iser_wire_down               rxe0 and d0 gone, RDMA modules unloaded
 #   iser_link_del / iser_link_add    delete / re-add rxe0 (connection loss:
 #                                every RDMA connection on it is torn down)
 #   iser_netdev_down / iser_netdev_up  d0 down / up (rxe0 stays; the port
@@ -48,10 +48,12 @@ iser_log() { say "iser: $*"; }
 
 # module_exists MODULE: the guest kernel has MODULE (built in or loadable).
 module_exists() {
-	[ -d "/sys/module/$1" ] && return 0
+	[ -d "/sys/module/$(say "$1" | tr - _)" ] && return 0
 	_me_d=/lib/modules/$(uname -r)
-	grep -Eq "(^|/)$1\.ko(\.[a-z]+)?:" "$_me_d/modules.dep" ||
-		grep -Eq "(^|/)$1\.ko" "$_me_d/modules.builtin" 2>/dev/null
+	# File names may have - where module names have _ (nvmet-rdma.ko).
+	_me_re=$(say "$1" | sed 's/[-_]/[-_]/g')
+	grep -Eq "(^|/)$_me_re\.ko(\.[a-z]+)?:" "$_me_d/modules.dep" ||
+		grep -Eq "(^|/)$_me_re\.ko" "$_me_d/modules.builtin" 2>/dev/null
 }
 
 # iser_mods_present [MODULE...]: true when this kernel has soft-RoCE and LIO's iSER
@@ -98,12 +100,17 @@ iser_wire_up() {
 	iser_log "wire up: $("$ISER_RDMA" link show "$ISER_RXE/1")"
 }
 
+# iser_wire_down: rxe0 and d0 gone, the RDMA modules unloaded (unload their
+# users, ib_isert, ib_iser, nvme_rdma..., first).
 iser_wire_down() {
-	iser_link_del
+	_wd_rc=0
+	iser_link_del || _wd_rc=1
 	if "$ISER_IPCMD" link show "$ISER_NETDEV" >/dev/null 2>&1; then
-		"$ISER_IPCMD" link delete "$ISER_NETDEV"
+		"$ISER_IPCMD" link delete "$ISER_NETDEV" || _wd_rc=1
 	fi
-	return 0
+	# shellcheck disable=SC2086 # module list
+	unload_modules $ISER_WIRE_MODS || _wd_rc=1
+	return "$_wd_rc"
 }
 
 lio_tpg() { say "$LIO/iscsi/$ISER_IQN$1/tpgt_1"; }
@@ -183,9 +190,9 @@ lio_down() {
 		done
 		rmdir "$_ld_h" || _ld_rc=1
 	done
+	# shellcheck disable=SC2086 # module list
+	unload_modules $ISER_TARGET_MODS || _ld_rc=1
 	iser_wire_down || _ld_rc=1
-	# shellcheck disable=SC2086 # module lists
-	unload_modules $ISER_TARGET_MODS $ISER_WIRE_MODS || _ld_rc=1
 	return "$_ld_rc"
 }
 
