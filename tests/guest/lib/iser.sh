@@ -281,3 +281,51 @@ iscsi_target_disks() {
 		done
 	done | sort -n | cut -d' ' -f2
 }
+
+# --- smq_iser (smq's initiator; tests/guest/targets/smq_iser.sh) ---
+# Its control files: SMQ_ISER_CTL/add_target takes
+#   dst=IP:PORT,target=IQN,queues=Q,queue_depth=D,cmd_per_lun=C
+# and makes one smq host logged in to IQN; SMQ_ISER_CTL/remove_target takes
+# that host's number N (/sys/class/smq_host/hostN, whose iser_target file
+# reads the IQN).
+SMQ_ISER_CTL=/sys/class/smq_iser/ctl
+
+# smq_iser_add_string K [Q D C]: the add_target string of LIO target K.
+smq_iser_add_string() {
+	say "dst=$ISER_IP:$ISER_PORT,target=$ISER_IQN$1,queues=${2:-1},queue_depth=${3:-128},cmd_per_lun=${4:-32}"
+}
+
+# smq_iser_hosts: the numbers of the smq hosts smq_iser made, ascending.
+smq_iser_hosts() {
+	for _sh in /sys/class/smq_host/host*; do
+		[ -e "$_sh/iser_target" ] && say "${_sh##*/host}"
+	done | sort -n
+}
+
+# smq_iser_host_of K: the number of the smq host logged in to target K.
+smq_iser_host_of() {
+	for _so in $(smq_iser_hosts); do
+		[ "$(cat "/sys/class/smq_host/host$_so/iser_target")" = "$ISER_IQN$1" ] &&
+			{ say "$_so"; return 0; }
+	done
+	return 1
+}
+
+# smq_host_disks N: host N's disks, in LUN order.
+smq_host_disks() {
+	for _hd in /sys/block/*; do
+		[ -e "$_hd/device" ] || continue
+		_hd_l=$(readlink -f "$_hd/device") || continue
+		_hd_l=${_hd_l##*/}
+		case "$_hd_l" in "$1":*) say "${_hd_l##*:} ${_hd##*/}" ;; esac
+	done | sort -n | cut -d' ' -f2
+}
+
+# smq_iser_remove_all: remove every smq_iser host (remove_target).
+smq_iser_remove_all() {
+	_ra_rc=0
+	for _ra in $(smq_iser_hosts); do
+		say "$_ra" >"$SMQ_ISER_CTL/remove_target" || _ra_rc=1
+	done
+	return "$_ra_rc"
+}
