@@ -258,6 +258,7 @@ enum {
  * @max_sectors: limit on merged requests
  * @max_segments: limit on merged requests
  * @max_segment_size: largest segment
+ * @virt_boundary_mask: no merge leaves a gap inside this boundary (0: none)
  * @write_cache: the device has a volatile write cache (flushes matter);
  *	changed at run time by smq_disk_set_write_cache() (WRITE_ONCE), read
  *	per bio with READ_ONCE()
@@ -302,6 +303,7 @@ struct smq_queue {
 	unsigned int max_sectors;
 	unsigned short max_segments;
 	unsigned int max_segment_size;
+	unsigned long virt_boundary_mask;
 	bool write_cache;
 	bool fua;
 	struct smq_plug_cb * __percpu *plug_cache;

@@ -44,6 +44,7 @@ struct gendisk *smq_alloc_disk(struct smq_queue *q,
 	q->max_sectors = lim->max_hw_sectors;
 	q->max_segments = lim->max_segments;
 	q->max_segment_size = lim->max_segment_size;
+	q->virt_boundary_mask = lim->virt_boundary_mask;
 	q->write_cache = lim->write_cache;
 	q->fua = lim->write_cache && lim->fua;
 	return disk;

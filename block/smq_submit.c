@@ -32,6 +32,33 @@ static bool smq_rq_mergeable(struct smq_request *rq, struct bio *bio)
 	return true;
 }
 
+/* Where a bio's data ends, as an offset within its last page. */
+static unsigned int smq_bio_end_offset(struct bio *bio)
+{
+	struct bvec_iter iter;
+	struct bio_vec bv;
+	unsigned int end = 0;
+
+	bio_for_each_bvec(bv, bio, iter)
+		end = bv.bv_offset + bv.bv_len;
+	return end;
+}
+
+/*
+ * @front then @back would leave a gap inside the queue's virtual boundary:
+ * @front's data must end on it and @back's start on it.
+ */
+static bool smq_bios_gap(const struct smq_queue *q, struct bio *front,
+			 struct bio *back)
+{
+	unsigned long mask = q->virt_boundary_mask;
+
+	if (!mask || !bio_has_data(front))
+		return false;
+	return (bio_iter_iovec(back, back->bi_iter).bv_offset & mask) ||
+	       (smq_bio_end_offset(front) & mask);
+}
+
 /**
  * smq_rq_try_merge - merge a bio into a queued request if contiguous
  * @q: queue (limits)
@@ -53,11 +80,15 @@ bool smq_rq_try_merge(struct smq_queue *q, struct smq_request *rq,
 	    rq->nr_phys_segments + nr_segs > q->max_segments)
 		return 0;
 	if (rq->sector + smq_rq_sectors(rq) == bio_sector) {
+		if (smq_bios_gap(q, rq->biotail, bio))
+			return 0;
 		rq->biotail->bi_next = bio;
 		rq->biotail = bio;
 		bio->bi_next = NULL;
 	} else if (q->nomerges < 1 && bio_sector + (bytes >> SECTOR_SHIFT) ==
 		   rq->sector) {
+		if (smq_bios_gap(q, bio, rq->bio))
+			return 0;
 		bio->bi_next = rq->bio;
 		rq->bio = bio;
 		rq->sector = bio_sector;

@@ -147,6 +147,7 @@ struct smq_scsi_host *smq_scsi_host_alloc(const struct smq_host_template *t,
 	shost->sg_tablesize = t->sg_tablesize ?: SMQ_DEFAULT_SG_TABLESIZE;
 	shost->max_sectors = t->max_sectors ?: SMQ_DEFAULT_MAX_SECTORS;
 	shost->max_segment_size = t->max_segment_size ?: SMQ_DEFAULT_SEG_SIZE;
+	shost->virt_boundary_mask = t->virt_boundary_mask;
 	shost->nr_reserved_cmds = t->nr_reserved_cmds;
 	shost->nr_hw_queues = 1;
 	shost->use_blk_mq = smq_param_use_blk_mq();

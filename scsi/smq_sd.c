@@ -429,6 +429,7 @@ static void smq_sd_limits(struct smq_sd_disk *sdkp, struct smq_disk_limits *lim)
 	lim->max_hw_sectors = max_hw;
 	lim->max_segments = shost->sg_tablesize;
 	lim->max_segment_size = shost->max_segment_size;
+	lim->virt_boundary_mask = shost->virt_boundary_mask;
 	if (sdkp->opt_xfer_gran > 1)
 		lim->io_min = sdkp->opt_xfer_gran * sdkp->lbs;
 	if (sdkp->opt_xfer_blocks &&

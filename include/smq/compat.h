@@ -26,6 +26,9 @@
  * @max_hw_sectors: largest request, in 512-byte sectors
  * @max_segments: most segments of a request
  * @max_segment_size: largest segment in bytes
+ * @virt_boundary_mask: a segment may end, and the next start, only on this
+ *	boundary (mask + 1 bytes), as RDMA page-list registration needs; the
+ *	kernel splits bios with gaps, smq does not merge across one (0: none)
  * @io_min: minimum I/O size in bytes (0: not set)
  * @io_opt: optimal I/O size in bytes (0: not set)
  * @max_discard_sectors: largest discard in sectors (0: no discard)
@@ -44,6 +47,7 @@ struct smq_disk_limits {
 	unsigned int max_hw_sectors;
 	unsigned short max_segments;
 	unsigned int max_segment_size;
+	unsigned long virt_boundary_mask;
 	unsigned int io_min;
 	unsigned int io_opt;
 	unsigned int max_discard_sectors;
@@ -117,7 +121,11 @@ smq_compat_alloc_disk(const struct smq_disk_limits *lim, int node)
 	blk_queue_physical_block_size(q, lim->physical_block_size);
 	blk_queue_max_hw_sectors(q, lim->max_hw_sectors);
 	blk_queue_max_segments(q, lim->max_segments);
-	blk_queue_max_segment_size(q, lim->max_segment_size);
+	/* 6.1 warns on a segment size set after a virtual boundary. */
+	if (lim->virt_boundary_mask)
+		blk_queue_virt_boundary(q, lim->virt_boundary_mask);
+	else
+		blk_queue_max_segment_size(q, lim->max_segment_size);
 	if (lim->io_min)
 		blk_queue_io_min(q, lim->io_min);
 	if (lim->io_opt)
@@ -141,7 +149,9 @@ smq_compat_alloc_disk(const struct smq_disk_limits *lim, int node)
 		.physical_block_size = lim->physical_block_size,
 		.max_hw_sectors = lim->max_hw_sectors,
 		.max_segments = lim->max_segments,
-		.max_segment_size = lim->max_segment_size,
+		.max_segment_size = lim->virt_boundary_mask ? UINT_MAX :
+				    lim->max_segment_size,
+		.virt_boundary_mask = lim->virt_boundary_mask,
 		.io_min = lim->io_min,
 		.io_opt = lim->io_opt,
 		.max_hw_discard_sectors = lim->max_discard_sectors,

@@ -203,6 +203,9 @@ struct smq_scsi_cmnd {
  * @sg_tablesize: scatterlist entries per command
  * @max_sectors: largest command in 512 B sectors
  * @max_segment_size: largest segment in bytes
+ * @virt_boundary_mask: segments of a command end and start only on this
+ *	boundary (mask + 1 bytes) except at its two ends, as a memory
+ *	registration of a page list needs; 0: any scatterlist
  * @cmd_size: driver private bytes per command (smq_scsi_cmd_priv())
  * @nr_reserved_cmds: tags kept for internal commands
  * @max_hw_queues: most reply queues @change_queues accepts (capped at
@@ -232,6 +235,7 @@ struct smq_host_template {
 	unsigned short sg_tablesize;
 	unsigned int max_sectors;
 	unsigned int max_segment_size;
+	unsigned long virt_boundary_mask;
 	unsigned int cmd_size;
 	unsigned int nr_reserved_cmds;
 	unsigned int max_hw_queues;
@@ -275,6 +279,7 @@ enum smq_host_state {
  * @max_lun: LUNs per target (0..max_lun-1)
  * @this_id: id of the host itself, -1 none
  * @max_segment_size: likewise (bytes)
+ * @virt_boundary_mask: likewise
  * @nr_reserved_cmds: likewise
  * @scan_mutex: serializes scanning, LUN addition and removal
  * @targets: targets of the host (protected by @scan_mutex)
@@ -314,6 +319,7 @@ struct smq_scsi_host {
 	u64 max_lun;
 	int this_id;
 	unsigned int max_segment_size;
+	unsigned long virt_boundary_mask;
 	unsigned int nr_reserved_cmds;
 	struct mutex scan_mutex;	/* serializes scan, LUN add/remove */
 	struct list_head targets;

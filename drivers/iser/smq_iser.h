@@ -1,0 +1,330 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * smq_iser: an iSER initiator (iSCSI over RDMA, RFC 7143 + RFC 7145) as a
+ * low-level driver of smq_scsi.
+ *
+ * One smq host per add_target: its hardware queues map 1:1 to iSCSI
+ * sessions with the same target, each one RDMA connection (one RC QP and
+ * one CQ), each with its own ISID and so its own CmdSN space and I_T
+ * nexus.  Documentation/smq_iser.md describes the whole driver.
+ *
+ * Objects:
+ *   struct smq_iser_host - one add_target: options, sessions, sysfs
+ *   struct smq_iser_conn - one session + connection (a hardware queue)
+ *   struct smq_iser_task - a command slot of a connection, per tag
+ *   struct smq_iser_rx   - a posted receive buffer
+ *   struct smq_iser_ctrl - a control PDU send buffer (login, TMF, NOP-Out)
+ */
+#ifndef _SMQ_ISER_H
+#define _SMQ_ISER_H
+
+#include <linux/completion.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/socket.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/rdma_cm.h>
+#include <smq/scsi.h>
+
+#include "smq_iser_pdu.h"
+
+#define SMQ_ISER_NAME		"smq_iser"
+#define SMQ_ISER_PORT		3260
+#define SMQ_ISER_NAME_MAX	224	/* iSCSI names: 223 bytes + NUL */
+
+/* iSER header + BHS: what every PDU starts with */
+#define SMQ_ISER_HDRS_LEN	(SMQ_ISER_HDR_LEN + SMQ_ISCSI_BHS_LEN)
+/* Data we take in a full feature phase PDU (sense, reject, NOP-In data) */
+#define SMQ_ISER_RX_DATA	1024
+#define SMQ_ISER_RX_LEN		(SMQ_ISER_HDRS_LEN + SMQ_ISER_RX_DATA)
+/* Login and text: InitiatorRecvDataSegmentLength / TargetRecv... */
+#define SMQ_ISER_LOGIN_DATA	8192
+#define SMQ_ISER_LOGIN_LEN	(SMQ_ISER_HDRS_LEN + SMQ_ISER_LOGIN_DATA)
+/* Unsolicited PDUs a connection can take besides responses */
+#define SMQ_ISER_RX_EXTRA	16
+/* Control PDU buffers: [0] login/logout/TMF (mgmt_mutex), the rest NOP-Out */
+#define SMQ_ISER_NR_CTRL	4
+
+#define SMQ_ISER_MAX_SECTORS	1024		/* 512 KiB per command */
+#define SMQ_ISER_SG_TABLESIZE	128
+#define SMQ_ISER_MAX_QD		1024		/* tags per hardware queue */
+#define SMQ_ISER_DEF_QD		128
+#define SMQ_ISER_DEF_CMD_PER_LUN 32
+#define SMQ_ISER_DEF_REPLACEMENT 120		/* seconds */
+
+/* ITTs of control PDUs have bit 31 set; task ITTs: gen << 16 | tag */
+#define SMQ_ISER_ITT_CTRL	0x80000000U
+
+/**
+ * struct smq_iser_opts - an add_target string, parsed
+ * @dst: target portal address (IPv4 or IPv6, port)
+ * @src: source address, or AF_UNSPEC
+ * @target: TargetName
+ * @initiator: InitiatorName
+ * @queues: sessions = hardware queues
+ * @queue_depth: commands per session (tags per hardware queue)
+ * @cmd_per_lun: default LUN queue depth
+ * @replacement_timeout: seconds a lost session may take to come back
+ *	before its commands fail (-1: never fail)
+ */
+struct smq_iser_opts {
+	struct sockaddr_storage dst;
+	struct sockaddr_storage src;
+	char target[SMQ_ISER_NAME_MAX];
+	char initiator[SMQ_ISER_NAME_MAX];
+	unsigned int queues;
+	unsigned int queue_depth;
+	unsigned int cmd_per_lun;
+	int replacement_timeout;
+};
+
+enum smq_iser_conn_state {
+	SMQ_ISER_DOWN,		/* no QP: commands wait (or fail fast) */
+	SMQ_ISER_LOGIN,		/* connected, login PDUs only */
+	SMQ_ISER_UP,		/* full feature phase */
+	SMQ_ISER_FAILED,	/* lost: commands wait, recovery queued */
+};
+
+/**
+ * struct smq_iser_task - a command's slot on a connection (one per tag)
+ * @send_cqe: completion of the SCSI Command's send
+ * @reg_cqe: completion of the memory registration (errors only)
+ * @inv_cqe: completion of the local invalidation
+ * @conn: its connection
+ * @hdr: iSER header + BHS, in @conn's header array
+ * @hdr_dma: its DMA address
+ * @cmd: the command, NULL while the slot is free (conn->lock)
+ * @mr: its memory registration, or NULL
+ * @nents: scatterlist entries DMA-mapped (0: none)
+ * @ref: references: the send, the response, a local invalidation; the
+ *	last put releases the slot
+ * @itt: ITT of the command in flight
+ * @cmdsn: its CmdSN (ABORT TASK's RefCmdSN)
+ * @gen: bumped per use, part of @itt (a stale response does not match)
+ * @rsp: the response arrived, or the driver stopped waiting for it
+ *	(conn->lock)
+ * @forgotten: the error handler took the command back: release it
+ *	without completing it (conn->lock)
+ */
+struct smq_iser_task {
+	struct ib_cqe send_cqe;
+	struct ib_cqe reg_cqe;
+	struct ib_cqe inv_cqe;
+	struct smq_iser_conn *conn;
+	u8 *hdr;
+	u64 hdr_dma;
+	struct smq_scsi_cmnd *cmd;
+	struct ib_mr *mr;
+	int nents;
+	atomic_t ref;
+	u32 itt;
+	u32 cmdsn;
+	u16 gen;
+	bool rsp;
+	bool forgotten;
+};
+
+/**
+ * struct smq_iser_rx - a receive buffer
+ * @cqe: its completion
+ * @conn: its connection
+ * @buf: @len bytes
+ * @dma: DMA address of @buf
+ * @len: buffer size
+ */
+struct smq_iser_rx {
+	struct ib_cqe cqe;
+	struct smq_iser_conn *conn;
+	u8 *buf;
+	u64 dma;
+	unsigned int len;
+};
+
+/**
+ * struct smq_iser_ctrl - a control PDU send buffer
+ * @cqe: its send completion
+ * @conn: its connection
+ * @buf: iSER header + BHS + SMQ_ISER_LOGIN_DATA bytes of data
+ * @dma: DMA address of @buf
+ * @idx: index in conn->ctrl (bit in conn->ctrl_busy)
+ */
+struct smq_iser_ctrl {
+	struct ib_cqe cqe;
+	struct smq_iser_conn *conn;
+	u8 *buf;
+	u64 dma;
+	unsigned int idx;
+};
+
+/**
+ * struct smq_iser_conn - one iSCSI session with one iSER connection
+ * @ihost: its host
+ * @idx: hardware queue index
+ * @isid: ISID (fixed: a reconnect reinstates the session)
+ * @tsih: TSIH the target gave at the last login
+ * @cm_id: RDMA CM id, NULL while down
+ * @pd: protection domain
+ * @cq: completion queue (softirq polled)
+ * @qp: RC queue pair
+ * @lock: protects @state, @cmdsn, @expstatsn, @win, every task's @cmd,
+ *	@rsp, @forgotten, and the order of posts on @qp
+ * @state: SMQ_ISER_*
+ * @cmdsn: next CmdSN
+ * @expstatsn: next StatSN expected
+ * @win: CmdSN window
+ * @params: negotiated parameters of the last login
+ * @tasks: @nr_tasks slots, by tag
+ * @nr_tasks: host can_queue
+ * @hdrs: the tasks' header array (@nr_tasks * SMQ_ISER_HDRS_LEN bytes)
+ * @hdrs_dma: its DMA address
+ * @rx: @nr_rx receive buffers
+ * @nr_rx: tasks + SMQ_ISER_RX_EXTRA
+ * @login_rx: the receive buffer of login and text responses
+ * @ctrl: control PDU send buffers
+ * @ctrl_busy: bit per @ctrl entry in use
+ * @mgmt_mutex: serializes connect, login, logout, TMF and teardown
+ * @mgmt_itt: ITT of the control request waiting for an answer
+ * @mgmt_done: completed by that answer (or a connection failure)
+ * @mgmt_rsp: its response code (TMF, logout) or login status
+ * @mgmt_buf: copy of a login or text response (iSER header + PDU)
+ * @mgmt_len: its length
+ * @cm_done: completed by each RDMA CM event the setup waits for
+ * @cm_event: the last such event
+ * @cm_error: its status
+ * @recover_work: tears a lost connection down and logs in again
+ * @wait: woken when a forgotten task is released
+ * @fail_time: jiffies when the connection was lost
+ * @failfast: the replacement timeout expired: commands fail at once
+ * @reconnects: successful logins after the first
+ * @attempts: failed logins since the connection was lost
+ * @ctrl_seq: ITT sequence of control PDUs
+ */
+struct smq_iser_conn {
+	struct smq_iser_host *ihost;
+	unsigned int idx;
+	u8 isid[SMQ_ISCSI_ISID_LEN];
+	u16 tsih;
+	struct rdma_cm_id *cm_id;
+	struct ib_pd *pd;
+	struct ib_cq *cq;
+	struct ib_qp *qp;
+	spinlock_t lock;	/* state, SNs, window, task ownership, post order */
+	enum smq_iser_conn_state state;
+	u32 cmdsn;
+	u32 expstatsn;
+	struct smq_iscsi_window win;
+	struct smq_iscsi_params params;
+	struct smq_iser_task *tasks;
+	unsigned int nr_tasks;
+	u8 *hdrs;
+	u64 hdrs_dma;
+	struct smq_iser_rx *rx;
+	unsigned int nr_rx;
+	struct smq_iser_rx login_rx;
+	struct smq_iser_ctrl ctrl[SMQ_ISER_NR_CTRL];
+	unsigned long ctrl_busy;
+	struct mutex mgmt_mutex;	/* connect, login, TMF, logout, teardown */
+	u32 mgmt_itt;
+	struct completion mgmt_done;
+	int mgmt_rsp;
+	u8 *mgmt_buf;
+	unsigned int mgmt_len;
+	struct completion cm_done;
+	int cm_event;
+	int cm_error;
+	struct delayed_work recover_work;
+	wait_queue_head_t wait;
+	unsigned long fail_time;
+	bool failfast;
+	unsigned int reconnects;
+	unsigned int attempts;
+	u32 ctrl_seq;
+};
+
+/**
+ * struct smq_iser_host - one add_target
+ * @shost: the smq host
+ * @opts: what add_target asked for
+ * @conns: @opts.queues sessions
+ * @entry: in the driver's host list
+ * @removing: remove_target or rmmod started: no reconnect, commands fail
+ * @dev: the host's parent device
+ */
+struct smq_iser_host {
+	struct smq_scsi_host *shost;
+	struct smq_iser_opts opts;
+	struct smq_iser_conn *conns;
+	struct list_head entry;
+	bool removing;
+	struct device dev;
+};
+
+/**
+ * struct smq_iser_cmd - driver data of a command
+ * @conn: connection it was sent on (set by ->queuecommand)
+ * @task: its slot there
+ */
+struct smq_iser_cmd {
+	struct smq_iser_conn *conn;
+	struct smq_iser_task *task;
+};
+
+static inline struct smq_iser_host *smq_iser_host(struct smq_scsi_host *shost)
+{
+	return *(struct smq_iser_host **)smq_shost_priv(shost);
+}
+
+/* smq_iser_main.c */
+extern struct workqueue_struct *smq_iser_wq;
+int smq_iser_parse_opts(const char *buf, struct smq_iser_opts *o);
+
+/* smq_iser_conn.c */
+int smq_iser_conn_init(struct smq_iser_conn *conn, struct smq_iser_host *ih,
+		       unsigned int idx);
+void smq_iser_conn_exit(struct smq_iser_conn *conn);
+int smq_iser_conn_start(struct smq_iser_conn *conn);
+void smq_iser_conn_stop(struct smq_iser_conn *conn, u8 host_byte,
+			bool forget);
+void smq_iser_conn_failure(struct smq_iser_conn *conn, const char *why);
+const char *smq_iser_state_name(enum smq_iser_conn_state s);
+
+/* smq_iser_session.c */
+int smq_iser_login(struct smq_iser_conn *conn);
+void smq_iser_logout(struct smq_iser_conn *conn);
+int smq_iser_tmf(struct smq_iser_conn *conn, u8 function, u64 lun,
+		 struct smq_iser_task *task);
+void smq_iser_nop_reply(struct smq_iser_conn *conn,
+			const struct smq_iscsi_pdu *p);
+void smq_iser_mgmt_answer(struct smq_iser_conn *conn,
+			  const struct smq_iscsi_pdu *p, const u8 *buf,
+			  unsigned int len);
+void smq_iser_ctrl_done(struct ib_cq *cq, struct ib_wc *wc);
+void smq_iser_default_initiator(char *buf);
+
+/* smq_iser_io.c */
+int smq_iser_queuecommand(struct smq_scsi_host *shost,
+			  struct smq_scsi_cmnd *cmd);
+void smq_iser_recv_done(struct ib_cq *cq, struct ib_wc *wc);
+void smq_iser_send_done(struct ib_cq *cq, struct ib_wc *wc);
+void smq_iser_reg_done(struct ib_cq *cq, struct ib_wc *wc);
+void smq_iser_inv_done(struct ib_cq *cq, struct ib_wc *wc);
+int smq_iser_post_recv(struct smq_iser_conn *conn, struct smq_iser_rx *rx);
+void smq_iser_reap_tasks(struct smq_iser_conn *conn, u8 host_byte,
+			 bool forget);
+int smq_iser_forget_task(struct smq_iser_conn *conn,
+			 struct smq_iser_task *task,
+			 struct smq_scsi_cmnd *cmd);
+void smq_iser_window_rx(struct smq_iser_conn *conn,
+			const struct smq_iscsi_pdu *p);
+
+/* smq_iser_eh.c */
+enum smq_eh_timer_return smq_iser_eh_timed_out(struct smq_scsi_cmnd *cmd);
+int smq_iser_eh_abort(struct smq_scsi_cmnd *cmd);
+int smq_iser_eh_device_reset(struct smq_scsi_cmnd *cmd);
+int smq_iser_eh_target_reset(struct smq_scsi_cmnd *cmd);
+int smq_iser_eh_host_reset(struct smq_scsi_cmnd *cmd);
+
+#endif /* _SMQ_ISER_H */

@@ -1,0 +1,522 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smq_iser: module init/exit, /sys/class/smq_iser/ctl/{add,remove}_target,
+ * and the life of a host: parse, connect every session, add and scan the
+ * smq host; on removal drain it, log out and tear the sessions down.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpumask.h>
+#include <linux/device.h>
+#include <linux/inet.h>
+#include <linux/kstrtox.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <net/net_namespace.h>
+
+#include "smq_iser.h"
+
+struct workqueue_struct *smq_iser_wq;
+
+static DEFINE_MUTEX(smq_iser_hosts_lock);	/* the host list, exiting */
+static LIST_HEAD(smq_iser_hosts);
+static bool smq_iser_exiting;
+static struct device *smq_iser_ctl;
+
+static const struct attribute_group *smq_iser_shost_groups[];
+
+static const struct smq_host_template smq_iser_template = {
+	.module = THIS_MODULE,
+	.name = SMQ_ISER_NAME,
+	.queuecommand = smq_iser_queuecommand,
+	.eh_timed_out = smq_iser_eh_timed_out,
+	.eh_abort_handler = smq_iser_eh_abort,
+	.eh_device_reset_handler = smq_iser_eh_device_reset,
+	.eh_target_reset_handler = smq_iser_eh_target_reset,
+	.eh_host_reset_handler = smq_iser_eh_host_reset,
+	.can_queue = SMQ_ISER_DEF_QD,
+	.cmd_per_lun = SMQ_ISER_DEF_CMD_PER_LUN,
+	.sg_tablesize = SMQ_ISER_SG_TABLESIZE,
+	.max_sectors = SMQ_ISER_MAX_SECTORS,
+	/* One page per registration entry: no gap inside a page boundary. */
+	.virt_boundary_mask = PAGE_SIZE - 1,
+	.cmd_size = sizeof(struct smq_iser_cmd),
+	.shost_groups = smq_iser_shost_groups,
+};
+
+/* ---- add_target string ---------------------------------------------- */
+
+static int smq_iser_parse_addr(const char *key, const char *val,
+			       struct sockaddr_storage *ss)
+{
+	char addr[INET6_ADDRSTRLEN + 2], port[8] = "3260";
+	const char *colon = strrchr(val, ':');
+	size_t alen = strlen(val);
+	unsigned int p;
+
+	if (val[0] == '[') {
+		const char *end = strchr(val, ']');
+
+		if (!end || (end[1] && end[1] != ':'))
+			goto bad;
+		alen = end - val - 1;
+		val++;
+		colon = end[1] ? end + 1 : NULL;
+	} else if (colon && strchr(val, ':') != colon) {
+		colon = NULL;		/* IPv6 without brackets: no port */
+	} else if (colon) {
+		alen = colon - val;
+	}
+	if (!alen || alen >= sizeof(addr))
+		goto bad;
+	memcpy(addr, val, alen);
+	addr[alen] = 0;
+	if (colon) {
+		if (kstrtouint(colon + 1, 10, &p) || !p || p > 65535)
+			goto bad;
+		snprintf(port, sizeof(port), "%u", p);
+	}
+	if (inet_pton_with_scope(&init_net, AF_UNSPEC, addr, port, ss))
+		goto bad;
+	return 0;
+bad:
+	pr_err("add_target: %s=%s: not an IP address[:port]\n", key, val);
+	return -EINVAL;
+}
+
+static int smq_iser_parse_uint(const char *key, const char *val,
+			       unsigned int min, unsigned int max,
+			       unsigned int *out)
+{
+	if (kstrtouint(val, 0, out) || *out < min || *out > max) {
+		pr_err("add_target: %s=%s: must be %u..%u\n", key, val, min, max);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int smq_iser_parse_name(const char *key, const char *val, char *out)
+{
+	if (!*val || strlen(val) >= SMQ_ISER_NAME_MAX || strpbrk(val, " \t=")) {
+		pr_err("add_target: %s=%s: not an iSCSI name\n", key, val);
+		return -EINVAL;
+	}
+	strscpy(out, val, SMQ_ISER_NAME_MAX);
+	return 0;
+}
+
+enum {
+	SMQ_ISER_OPT_DST, SMQ_ISER_OPT_SRC, SMQ_ISER_OPT_TARGET,
+	SMQ_ISER_OPT_INITIATOR, SMQ_ISER_OPT_QUEUES, SMQ_ISER_OPT_QD,
+	SMQ_ISER_OPT_CMD_PER_LUN, SMQ_ISER_OPT_REPLACEMENT, SMQ_ISER_NR_OPTS
+};
+
+static const char *const smq_iser_opt_names[SMQ_ISER_NR_OPTS] = {
+	"dst", "src", "target", "initiator", "queues", "queue_depth",
+	"cmd_per_lun", "replacement_timeout",
+};
+
+static int smq_iser_parse_one(struct smq_iser_opts *o, int opt,
+			      const char *val)
+{
+	const char *key = smq_iser_opt_names[opt];
+	unsigned int u;
+	int ret;
+
+	switch (opt) {
+	case SMQ_ISER_OPT_DST:
+		return smq_iser_parse_addr(key, val, &o->dst);
+	case SMQ_ISER_OPT_SRC:
+		return smq_iser_parse_addr(key, val, &o->src);
+	case SMQ_ISER_OPT_TARGET:
+		return smq_iser_parse_name(key, val, o->target);
+	case SMQ_ISER_OPT_INITIATOR:
+		return smq_iser_parse_name(key, val, o->initiator);
+	case SMQ_ISER_OPT_QUEUES:
+		return smq_iser_parse_uint(key, val, 1, nr_cpu_ids, &o->queues);
+	case SMQ_ISER_OPT_QD:
+		return smq_iser_parse_uint(key, val, 1, SMQ_ISER_MAX_QD,
+					   &o->queue_depth);
+	case SMQ_ISER_OPT_CMD_PER_LUN:
+		return smq_iser_parse_uint(key, val, 1, SMQ_ISER_MAX_QD,
+					   &o->cmd_per_lun);
+	case SMQ_ISER_OPT_REPLACEMENT:
+		if (!strcmp(val, "-1")) {
+			o->replacement_timeout = -1;
+			return 0;
+		}
+		ret = smq_iser_parse_uint(key, val, 0, 3600, &u);
+		o->replacement_timeout = u;
+		return ret;
+	}
+	return -EINVAL;
+}
+
+/**
+ * smq_iser_parse_opts - parse an add_target string
+ * @buf: "key=value,key=value..." (a trailing newline is ignored)
+ * @o: filled with defaults and what @buf sets
+ *
+ * Keys: dst (required), target (required), src, initiator, queues,
+ * queue_depth, cmd_per_lun, replacement_timeout.  Unknown, repeated or
+ * malformed keys are refused with one line naming them.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int smq_iser_parse_opts(const char *buf, struct smq_iser_opts *o)
+{
+	char *copy, *s, *tok;
+	unsigned long seen = 0;
+	int ret = 0, i;
+
+	memset(o, 0, sizeof(*o));
+	o->queues = 1;
+	o->queue_depth = SMQ_ISER_DEF_QD;
+	o->cmd_per_lun = SMQ_ISER_DEF_CMD_PER_LUN;
+	o->replacement_timeout = SMQ_ISER_DEF_REPLACEMENT;
+	smq_iser_default_initiator(o->initiator);
+	copy = kstrdup(buf, GFP_KERNEL);
+	if (!copy)
+		return -ENOMEM;
+	s = strim(copy);
+	while (!ret && (tok = strsep(&s, ",")) != NULL) {
+		char *val = strchr(tok, '=');
+
+		if (!val) {
+			pr_err("add_target: '%s': not key=value\n", tok);
+			ret = -EINVAL;
+			break;
+		}
+		*val++ = 0;
+		i = match_string(smq_iser_opt_names, SMQ_ISER_NR_OPTS, tok);
+		if (i < 0) {
+			pr_err("add_target: unknown key '%s'\n", tok);
+			ret = -EINVAL;
+		} else if (seen & BIT(i)) {
+			pr_err("add_target: key '%s' given twice\n", tok);
+			ret = -EINVAL;
+		} else {
+			seen |= BIT(i);
+			ret = smq_iser_parse_one(o, i, val);
+		}
+	}
+	kfree(copy);
+	if (ret)
+		return ret;
+	if (!(seen & BIT(SMQ_ISER_OPT_DST)) || !(seen & BIT(SMQ_ISER_OPT_TARGET))) {
+		pr_err("add_target: dst= and target= are required\n");
+		return -EINVAL;
+	}
+	if (o->cmd_per_lun > o->queue_depth) {
+		pr_err("add_target: cmd_per_lun=%u: must be <= queue_depth %u\n",
+		       o->cmd_per_lun, o->queue_depth);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* ---- host life ---------------------------------------------------------- */
+
+/* Stop every session for good and free the host; hosts lock held. */
+static void smq_iser_host_free(struct smq_iser_host *ih, bool added)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&smq_iser_hosts_lock);
+	WRITE_ONCE(ih->removing, true);
+	if (added)
+		smq_scsi_remove_host(ih->shost);	/* drains every command */
+	for (i = 0; ih->conns && i < ih->opts.queues; i++) {
+		struct smq_iser_conn *conn = &ih->conns[i];
+
+		mutex_lock(&conn->mgmt_mutex);
+		smq_iser_logout(conn);
+		smq_iser_conn_stop(conn, SMQ_DID_NO_CONNECT, false);
+		mutex_unlock(&conn->mgmt_mutex);
+		/* Nothing can queue it any more: no CM id, no QP, no CQ. */
+		cancel_delayed_work_sync(&conn->recover_work);
+		smq_iser_conn_exit(conn);
+	}
+	kfree(ih->conns);
+	smq_scsi_host_put(ih->shost);
+	kfree(ih);
+}
+
+static bool smq_iser_same_target(const struct smq_iser_opts *a,
+				 const struct smq_iser_opts *b)
+{
+	return !strcmp(a->target, b->target) &&
+	       !memcmp(&a->dst, &b->dst, sizeof(a->dst));
+}
+
+static int smq_iser_host_add(const struct smq_iser_opts *o)
+{
+	struct smq_scsi_host *shost;
+	struct smq_iser_host *ih, *other;
+	unsigned int i;
+	int ret;
+
+	lockdep_assert_held(&smq_iser_hosts_lock);
+	if (smq_iser_exiting)
+		return -ENODEV;
+	list_for_each_entry(other, &smq_iser_hosts, entry) {
+		if (smq_iser_same_target(&other->opts, o)) {
+			pr_err("add_target: target=%s is already host%u\n",
+			       o->target, other->shost->host_no);
+			return -EEXIST;
+		}
+	}
+	ih = kzalloc(sizeof(*ih), GFP_KERNEL);
+	if (!ih)
+		return -ENOMEM;
+	ih->opts = *o;
+	shost = smq_scsi_host_alloc(&smq_iser_template, sizeof(ih));
+	if (IS_ERR_OR_NULL(shost)) {
+		kfree(ih);
+		return shost ? PTR_ERR(shost) : -ENOMEM;
+	}
+	*(struct smq_iser_host **)smq_shost_priv(shost) = ih;
+	ih->shost = shost;
+	shost->can_queue = o->queue_depth;
+	shost->cmd_per_lun = o->cmd_per_lun;
+	shost->nr_hw_queues = shost->use_blk_mq ? o->queues : 1;
+	shost->host_tagset = false;
+	shost->max_channel = 0;
+	shost->max_id = 1;
+	shost->max_lun = 16384;
+	shost->this_id = -1;
+
+	ih->conns = kcalloc(o->queues, sizeof(*ih->conns), GFP_KERNEL);
+	if (!ih->conns) {
+		ret = -ENOMEM;
+		goto free;
+	}
+	for (i = 0; i < o->queues; i++) {
+		ret = smq_iser_conn_init(&ih->conns[i], ih, i);
+		if (ret) {
+			ih->opts.queues = i + 1;
+			goto free;
+		}
+	}
+	ret = smq_scsi_add_host(shost, smq_iser_ctl);
+	if (ret)
+		goto free;
+	for (i = 0; i < o->queues; i++) {
+		struct smq_iser_conn *conn = &ih->conns[i];
+
+		mutex_lock(&conn->mgmt_mutex);
+		ret = smq_iser_conn_start(conn);
+		mutex_unlock(&conn->mgmt_mutex);
+		if (ret) {
+			pr_err("add_target: target=%s session %u: login failed (%d)\n",
+			       o->target, i, ret);
+			smq_iser_host_free(ih, true);
+			return ret;
+		}
+	}
+	list_add_tail(&ih->entry, &smq_iser_hosts);
+	pr_info("host%u: %u session(s) with %s logged in\n", shost->host_no,
+		o->queues, o->target);
+	smq_scsi_scan_host(shost);
+	return 0;
+free:
+	smq_iser_host_free(ih, false);
+	return ret;
+}
+
+static ssize_t add_target_store(struct device *dev,
+				struct device_attribute *attr,
+				const char *buf, size_t count)
+{
+	struct smq_iser_opts *o;
+	int ret;
+
+	o = kmalloc(sizeof(*o), GFP_KERNEL);
+	if (!o)
+		return -ENOMEM;
+	ret = smq_iser_parse_opts(buf, o);
+	if (!ret) {
+		mutex_lock(&smq_iser_hosts_lock);
+		ret = smq_iser_host_add(o);
+		mutex_unlock(&smq_iser_hosts_lock);
+	}
+	kfree(o);
+	return ret ? ret : count;
+}
+static DEVICE_ATTR_WO(add_target);
+
+static ssize_t remove_target_store(struct device *dev,
+				   struct device_attribute *attr,
+				   const char *buf, size_t count)
+{
+	struct smq_iser_host *ih;
+	const char *s = buf;
+	unsigned int no;
+
+	if (!strncmp(s, "host", 4))
+		s += 4;
+	if (kstrtouint(s, 10, &no)) {
+		pr_err("remove_target: '%.*s': not a host number\n",
+		       (int)strcspn(buf, "\n"), buf);
+		return -EINVAL;
+	}
+	mutex_lock(&smq_iser_hosts_lock);
+	list_for_each_entry(ih, &smq_iser_hosts, entry) {
+		if (ih->shost->host_no == no) {
+			list_del(&ih->entry);
+			smq_iser_host_free(ih, true);
+			mutex_unlock(&smq_iser_hosts_lock);
+			return count;
+		}
+	}
+	mutex_unlock(&smq_iser_hosts_lock);
+	pr_err("remove_target: host%u is not an smq_iser host\n", no);
+	return -EINVAL;
+}
+static DEVICE_ATTR_WO(remove_target);
+
+static struct attribute *smq_iser_ctl_attrs[] = {
+	&dev_attr_add_target.attr,
+	&dev_attr_remove_target.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(smq_iser_ctl);
+
+/* ---- host attributes (/sys/class/smq_host/hostN/iser_*) ----------------- */
+
+static struct smq_iser_host *smq_iser_dev_host(struct device *dev)
+{
+	return smq_iser_host(container_of(dev, struct smq_scsi_host, shost_dev));
+}
+
+static ssize_t iser_target_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%s\n", smq_iser_dev_host(dev)->opts.target);
+}
+static DEVICE_ATTR_RO(iser_target);
+
+static ssize_t iser_portal_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%pISpc\n", &smq_iser_dev_host(dev)->opts.dst);
+}
+static DEVICE_ATTR_RO(iser_portal);
+
+static ssize_t iser_sessions_show(struct device *dev,
+				  struct device_attribute *attr, char *buf)
+{
+	struct smq_iser_host *ih = smq_iser_dev_host(dev);
+	int len = 0;
+	unsigned int i;
+
+	for (i = 0; i < ih->opts.queues; i++) {
+		struct smq_iser_conn *c = &ih->conns[i];
+
+		spin_lock_bh(&c->lock);
+		len += sysfs_emit_at(buf, len,
+				     "%u %s isid %6phN tsih %u cmdsn %u expcmdsn %u maxcmdsn %u reconnects %u\n",
+				     i, smq_iser_state_name(c->state), c->isid,
+				     c->tsih, c->cmdsn, c->win.expcmdsn,
+				     c->win.maxcmdsn, c->reconnects);
+		spin_unlock_bh(&c->lock);
+	}
+	return len;
+}
+static DEVICE_ATTR_RO(iser_sessions);
+
+static ssize_t iser_replacement_timeout_show(struct device *dev,
+					     struct device_attribute *attr,
+					     char *buf)
+{
+	return sysfs_emit(buf, "%d\n",
+			  READ_ONCE(smq_iser_dev_host(dev)->opts.replacement_timeout));
+}
+
+static ssize_t iser_replacement_timeout_store(struct device *dev,
+					      struct device_attribute *attr,
+					      const char *buf, size_t count)
+{
+	int v;
+
+	if (kstrtoint(buf, 10, &v) || v < -1 || v > 3600) {
+		pr_err("iser_replacement_timeout: '%.*s': must be -1..3600\n",
+		       (int)strcspn(buf, "\n"), buf);
+		return -EINVAL;
+	}
+	WRITE_ONCE(smq_iser_dev_host(dev)->opts.replacement_timeout, v);
+	return count;
+}
+static DEVICE_ATTR_RW(iser_replacement_timeout);
+
+static struct attribute *smq_iser_shost_attrs[] = {
+	&dev_attr_iser_target.attr,
+	&dev_attr_iser_portal.attr,
+	&dev_attr_iser_sessions.attr,
+	&dev_attr_iser_replacement_timeout.attr,
+	NULL,
+};
+
+static const struct attribute_group smq_iser_shost_group = {
+	.attrs = smq_iser_shost_attrs,
+};
+
+static const struct attribute_group *smq_iser_shost_groups[] = {
+	&smq_iser_shost_group,
+	NULL,
+};
+
+/* ---- module ---------------------------------------------------------------- */
+
+static struct class smq_iser_class = {
+	.name = SMQ_ISER_NAME,
+};
+
+static int __init smq_iser_init(void)
+{
+	int ret;
+
+	smq_iser_wq = alloc_workqueue("smq_iser", WQ_MEM_RECLAIM, 0);
+	if (!smq_iser_wq)
+		return -ENOMEM;
+	ret = class_register(&smq_iser_class);
+	if (ret)
+		goto free_wq;
+	smq_iser_ctl = device_create_with_groups(&smq_iser_class, NULL,
+						 MKDEV(0, 0), NULL,
+						 smq_iser_ctl_groups, "ctl");
+	if (IS_ERR(smq_iser_ctl)) {
+		ret = PTR_ERR(smq_iser_ctl);
+		goto unreg;
+	}
+	return 0;
+unreg:
+	class_unregister(&smq_iser_class);
+free_wq:
+	destroy_workqueue(smq_iser_wq);
+	return ret;
+}
+
+static void __exit smq_iser_exit(void)
+{
+	struct smq_iser_host *ih, *next;
+
+	mutex_lock(&smq_iser_hosts_lock);
+	smq_iser_exiting = true;	/* no new add_target */
+	list_for_each_entry_safe(ih, next, &smq_iser_hosts, entry) {
+		list_del(&ih->entry);
+		smq_iser_host_free(ih, true);
+	}
+	mutex_unlock(&smq_iser_hosts_lock);
+	device_unregister(smq_iser_ctl);
+	class_unregister(&smq_iser_class);
+	destroy_workqueue(smq_iser_wq);
+}
+
+module_init(smq_iser_init);
+module_exit(smq_iser_exit);
+MODULE_DESCRIPTION("smq iSER initiator: iSCSI over RDMA for the smq SCSI midlayer");
+MODULE_AUTHOR("smq developers");
+MODULE_LICENSE("GPL");
+MODULE_VERSION(SMQ_VERSION);

@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * smq_iser: the iSCSI session over a connection: login (security stage
+ * without authentication, then operational negotiation), logout, task
+ * management, and answers to the target's NOP-In pings.  One control
+ * request at a time per connection (mgmt_mutex), on control buffer 0;
+ * NOP-Out answers use the other buffers from the completion context.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ratelimit.h>
+#include <linux/utsname.h>
+
+#include "smq_iser.h"
+
+#define SMQ_ISER_MGMT_TIMEOUT	(10 * HZ)
+#define SMQ_ISER_LOGOUT_TIMEOUT	(3 * HZ)
+#define SMQ_ISER_LOGIN_ROUNDS	8
+
+void smq_iser_ctrl_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct smq_iser_ctrl *c = container_of(wc->wr_cqe, struct smq_iser_ctrl,
+					       cqe);
+	struct smq_iser_conn *conn = c->conn;
+
+	if (unlikely(wc->status != IB_WC_SUCCESS &&
+		     wc->status != IB_WC_WR_FLUSH_ERR))
+		smq_iser_conn_failure(conn, "control send");
+	clear_bit(c->idx, &conn->ctrl_busy);
+	wake_up_all(&conn->wait);
+}
+
+/* Post a control PDU whose BHS and data are in @c->buf; conn->lock held. */
+static int smq_iser_post_ctrl(struct smq_iser_conn *conn,
+			      struct smq_iser_ctrl *c, u32 dlen)
+{
+	struct ib_sge sge = {
+		.addr = c->dma,
+		.length = SMQ_ISER_HDRS_LEN + dlen,
+		.lkey = conn->pd->local_dma_lkey,
+	};
+	struct ib_send_wr wr = {
+		.wr_cqe = &c->cqe,
+		.sg_list = &sge,
+		.num_sge = 1,
+		.opcode = IB_WR_SEND,
+		.send_flags = IB_SEND_SIGNALED,
+	};
+
+	lockdep_assert_held(&conn->lock);
+	smq_iser_build_hdr(c->buf, 0, 0, false, 0, 0, false);
+	ib_dma_sync_single_for_device(conn->cm_id->device, c->dma,
+				      SMQ_ISER_HDRS_LEN + dlen, DMA_TO_DEVICE);
+	return ib_post_send(conn->qp, &wr, NULL);
+}
+
+static u32 smq_iser_ctrl_itt(struct smq_iser_conn *conn)
+{
+	conn->ctrl_seq = (conn->ctrl_seq + 1) & 0x7fffffff;
+	return SMQ_ISER_ITT_CTRL | conn->ctrl_seq;
+}
+
+/**
+ * smq_iser_mgmt_answer - a login, text, TMF or logout response arrived
+ * @conn: the connection
+ * @p: the parsed PDU (pointing into @buf)
+ * @buf: the received iSER PDU
+ * @len: its length
+ *
+ * Hands it to the control request waiting for it, if any.
+ */
+void smq_iser_mgmt_answer(struct smq_iser_conn *conn,
+			  const struct smq_iscsi_pdu *p, const u8 *buf,
+			  unsigned int len)
+{
+	int rsp;
+
+	switch (p->opcode) {
+	case SMQ_ISCSI_OP_TMF_RSP:
+		rsp = p->u.tmf.response;
+		break;
+	case SMQ_ISCSI_OP_LOGOUT_RSP:
+		rsp = p->u.logout.response;
+		break;
+	default:
+		rsp = 0;
+	}
+	spin_lock_bh(&conn->lock);
+	if (!conn->mgmt_itt || p->itt != conn->mgmt_itt) {
+		spin_unlock_bh(&conn->lock);
+		pr_debug("host%u: unexpected response opcode %#x ITT %#x\n",
+			 conn->ihost->shost->host_no, p->opcode, p->itt);
+		return;
+	}
+	conn->mgmt_itt = 0;
+	len = min_t(unsigned int, len, SMQ_ISER_LOGIN_LEN);
+	memcpy(conn->mgmt_buf, buf, len);
+	conn->mgmt_len = len;
+	conn->mgmt_rsp = rsp;
+	spin_unlock_bh(&conn->lock);
+	complete(&conn->mgmt_done);
+}
+
+/*
+ * Send the control PDU built by @build in buffer 0 and wait for its
+ * answer; mgmt_mutex held.  Returns the answer's code (>= 0) or an errno.
+ */
+static int smq_iser_mgmt_exchange(struct smq_iser_conn *conn,
+				  void (*build)(struct smq_iser_conn *conn,
+						u8 *bhs, u32 itt, void *arg),
+				  void *arg, u32 dlen, unsigned long tmo)
+{
+	struct smq_iser_ctrl *c = &conn->ctrl[0];
+	u32 itt;
+	int ret;
+
+	lockdep_assert_held(&conn->mgmt_mutex);
+	if (!wait_event_timeout(conn->wait, !test_bit(0, &conn->ctrl_busy), tmo))
+		return -ETIMEDOUT;
+	spin_lock_bh(&conn->lock);
+	if (conn->state != SMQ_ISER_UP && conn->state != SMQ_ISER_LOGIN) {
+		spin_unlock_bh(&conn->lock);
+		return -ENOTCONN;
+	}
+	itt = smq_iser_ctrl_itt(conn);
+	build(conn, c->buf + SMQ_ISER_HDR_LEN, itt, arg);
+	conn->mgmt_itt = itt;
+	conn->mgmt_rsp = -ETIMEDOUT;
+	reinit_completion(&conn->mgmt_done);
+	set_bit(0, &conn->ctrl_busy);
+	ret = smq_iser_post_ctrl(conn, c, dlen);
+	if (ret) {
+		clear_bit(0, &conn->ctrl_busy);
+		conn->mgmt_itt = 0;
+	}
+	spin_unlock_bh(&conn->lock);
+	if (ret)
+		return -ENOTCONN;
+	wait_for_completion_timeout(&conn->mgmt_done, tmo);
+	spin_lock_bh(&conn->lock);
+	conn->mgmt_itt = 0;
+	ret = conn->mgmt_rsp;
+	spin_unlock_bh(&conn->lock);
+	return ret;
+}
+
+/* ---- login ------------------------------------------------------------ */
+
+struct smq_iser_login_step {
+	u8 csg, nsg;
+	bool transit;
+	u32 dlen;
+};
+
+static void smq_iser_build_login(struct smq_iser_conn *conn, u8 *bhs, u32 itt,
+				 void *arg)
+{
+	const struct smq_iser_login_step *s = arg;
+	struct smq_iscsi_login_args a = {
+		.tsih = 0,	/* a new session, or the reinstatement of ours */
+		.itt = itt,
+		.cid = 0,
+		.cmdsn = conn->cmdsn,
+		.expstatsn = conn->expstatsn,
+		.csg = s->csg,
+		.nsg = s->nsg,
+		.transit = s->transit,
+		.dlen = s->dlen,
+	};
+
+	memcpy(a.isid, conn->isid, sizeof(a.isid));
+	smq_iscsi_build_login(bhs, &a);
+}
+
+/* One login request with the text already in control buffer 0. */
+static int smq_iser_login_round(struct smq_iser_conn *conn,
+				struct smq_iser_login_step *s,
+				struct smq_iscsi_pdu *rsp)
+{
+	unsigned int host_no = conn->ihost->shost->host_no;
+	int ret;
+
+	ret = smq_iser_mgmt_exchange(conn, smq_iser_build_login, s, s->dlen,
+				     SMQ_ISER_MGMT_TIMEOUT);
+	if (ret < 0)
+		return ret;
+	ret = smq_iscsi_parse_pdu(conn->mgmt_buf + SMQ_ISER_HDR_LEN,
+				  conn->mgmt_len - SMQ_ISER_HDR_LEN, rsp);
+	if (ret || rsp->opcode != SMQ_ISCSI_OP_LOGIN_RSP) {
+		pr_err("host%u session %u: bad login response\n", host_no,
+		       conn->idx);
+		return -EPROTO;
+	}
+	if (rsp->u.login.status_class != SMQ_ISCSI_LOGIN_SUCCESS) {
+		pr_err("host%u session %u: login refused: status class %u detail %u\n",
+		       host_no, conn->idx, rsp->u.login.status_class,
+		       rsp->u.login.status_detail);
+		return rsp->u.login.status_class == SMQ_ISCSI_LOGIN_INITIATOR_ERR ?
+		       -EACCES : -EAGAIN;
+	}
+	spin_lock_bh(&conn->lock);
+	conn->expstatsn = rsp->statsn + 1;
+	smq_iscsi_window_update(&conn->win, rsp->expcmdsn, rsp->maxcmdsn);
+	spin_unlock_bh(&conn->lock);
+	return 0;
+}
+
+static int smq_iser_post_ffp_recv(struct smq_iser_conn *conn)
+{
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < conn->nr_rx; i++)
+		ret = smq_iser_post_recv(conn, &conn->rx[i]);
+	return ret;
+}
+
+static int smq_iser_security_keys(struct smq_iser_conn *conn, char *buf,
+				  size_t *off)
+{
+	struct smq_iser_opts *o = &conn->ihost->opts;
+	int ret;
+
+	ret = smq_iscsi_text_add(buf, SMQ_ISER_LOGIN_DATA, off, "InitiatorName",
+				 o->initiator);
+	if (!ret)
+		ret = smq_iscsi_text_add(buf, SMQ_ISER_LOGIN_DATA, off,
+					 "SessionType", "Normal");
+	if (!ret)
+		ret = smq_iscsi_text_add(buf, SMQ_ISER_LOGIN_DATA, off,
+					 "TargetName", o->target);
+	if (!ret)
+		ret = smq_iscsi_text_add(buf, SMQ_ISER_LOGIN_DATA, off,
+					 "AuthMethod", "None");
+	return ret;
+}
+
+/**
+ * smq_iser_login - log a connected session in
+ * @conn: connection in SMQ_ISER_LOGIN (mgmt_mutex held)
+ *
+ * Security stage with AuthMethod=None, then the operational stage
+ * (smq_iscsi_login_keys()) until the target moves to full feature phase;
+ * the receive buffers of that phase are posted before the final request,
+ * as RFC 7145 asks.
+ *
+ * Return: 0 (the session is up) or a negative errno.
+ */
+int smq_iser_login(struct smq_iser_conn *conn)
+{
+	char *text = (char *)conn->ctrl[0].buf + SMQ_ISER_HDRS_LEN;
+	struct smq_iser_login_step s = {};
+	unsigned int host_no = conn->ihost->shost->host_no;
+	struct smq_iscsi_pdu rsp;
+	char why[SMQ_ISCSI_WHY_LEN];
+	bool posted = false;
+	size_t off;
+	int ret, round;
+
+	lockdep_assert_held(&conn->mgmt_mutex);
+	smq_iscsi_params_default(&conn->params);
+
+	/* Security stage: no authentication, then on to operational. */
+	for (round = 0; ; round++) {
+		off = 0;
+		ret = round ? 0 : smq_iser_security_keys(conn, text, &off);
+		if (ret)
+			return ret;
+		s = (struct smq_iser_login_step){ SMQ_ISCSI_STAGE_SECURITY,
+			SMQ_ISCSI_STAGE_OPERATIONAL, true, off };
+		ret = smq_iser_login_round(conn, &s, &rsp);
+		if (ret)
+			return ret;
+		if (rsp.u.login.transit)
+			break;
+		if (round >= SMQ_ISER_LOGIN_ROUNDS)
+			return -EPROTO;
+	}
+
+	/* Operational stage: propose, answer what the target offers. */
+	off = 0;
+	ret = smq_iscsi_login_keys(&conn->params, text, SMQ_ISER_LOGIN_DATA, &off);
+	for (round = 0; !ret; round++) {
+		if (round >= SMQ_ISER_LOGIN_ROUNDS)
+			return -EPROTO;
+		if (!posted) {
+			ret = smq_iser_post_ffp_recv(conn);
+			if (ret)
+				return ret;
+			posted = true;
+		}
+		s = (struct smq_iser_login_step){ SMQ_ISCSI_STAGE_OPERATIONAL,
+			SMQ_ISCSI_STAGE_FULL_FEATURE, true, off };
+		ret = smq_iser_login_round(conn, &s, &rsp);
+		if (ret)
+			return ret;
+		ret = smq_iscsi_login_negotiate(&conn->params,
+						(const char *)rsp.data,
+						rsp.data ? rsp.dlen : 0, why,
+						sizeof(why));
+		if (ret) {
+			pr_err("host%u session %u: login: %s\n", host_no,
+			       conn->idx, why);
+			return ret;
+		}
+		if (rsp.u.login.transit &&
+		    rsp.u.login.nsg == SMQ_ISCSI_STAGE_FULL_FEATURE)
+			break;
+		off = 0;
+		ret = smq_iscsi_login_reply_keys(&conn->params, text,
+						 SMQ_ISER_LOGIN_DATA, &off);
+	}
+	if (ret)
+		return ret;
+	ret = smq_iscsi_login_check(&conn->params, why, sizeof(why));
+	if (ret) {
+		pr_err("host%u session %u: login: %s\n", host_no, conn->idx, why);
+		return ret;
+	}
+	conn->tsih = rsp.u.login.tsih;
+	spin_lock_bh(&conn->lock);
+	if (conn->state == SMQ_ISER_LOGIN)
+		conn->state = SMQ_ISER_UP;
+	else
+		ret = -ECONNRESET;
+	spin_unlock_bh(&conn->lock);
+	return ret;
+}
+
+/* ---- logout, TMF, NOP ---------------------------------------------------- */
+
+static void smq_iser_build_logout(struct smq_iser_conn *conn, u8 *bhs, u32 itt,
+				  void *arg)
+{
+	smq_iscsi_build_logout(bhs, SMQ_ISCSI_LOGOUT_CLOSE_SESSION, itt, 0,
+			       conn->cmdsn, conn->expstatsn, true);
+}
+
+/**
+ * smq_iser_logout - close the session politely
+ * @conn: the connection (mgmt_mutex held); nothing happens unless it is up
+ *
+ * Waits a few seconds at most for the answer; the caller tears the
+ * connection down afterwards either way.
+ */
+void smq_iser_logout(struct smq_iser_conn *conn)
+{
+	lockdep_assert_held(&conn->mgmt_mutex);
+	if (READ_ONCE(conn->state) != SMQ_ISER_UP)
+		return;
+	smq_iser_mgmt_exchange(conn, smq_iser_build_logout, NULL, 0,
+			       SMQ_ISER_LOGOUT_TIMEOUT);
+}
+
+struct smq_iser_tmf_arg {
+	u8 function;
+	u64 lun;
+	struct smq_iser_task *task;
+};
+
+static void smq_iser_build_tmf(struct smq_iser_conn *conn, u8 *bhs, u32 itt,
+			       void *arg)
+{
+	const struct smq_iser_tmf_arg *t = arg;
+	struct smq_iscsi_tmf_args a = {
+		.function = t->function,
+		.lun = t->lun,
+		.itt = itt,
+		.rtt = t->task ? t->task->itt : SMQ_ISCSI_RSVD_TAG,
+		.cmdsn = conn->cmdsn,
+		.expstatsn = conn->expstatsn,
+		.refcmdsn = t->task ? t->task->cmdsn : conn->cmdsn,
+	};
+
+	smq_iscsi_build_tmf(bhs, &a);
+}
+
+/**
+ * smq_iser_tmf - send a task management request and wait for its answer
+ * @conn: the session (mgmt_mutex held)
+ * @function: SMQ_ISCSI_TMF_*
+ * @lun: the LUN
+ * @task: the task of ABORT TASK, else NULL
+ *
+ * Return: the TMF response code (SMQ_ISCSI_TMF_RSP_*) or a negative errno
+ * (not connected, no answer in time).
+ */
+int smq_iser_tmf(struct smq_iser_conn *conn, u8 function, u64 lun,
+		 struct smq_iser_task *task)
+{
+	struct smq_iser_tmf_arg a = { function, lun, task };
+
+	lockdep_assert_held(&conn->mgmt_mutex);
+	if (READ_ONCE(conn->state) != SMQ_ISER_UP)
+		return -ENOTCONN;
+	return smq_iser_mgmt_exchange(conn, smq_iser_build_tmf, &a, 0,
+				      SMQ_ISER_MGMT_TIMEOUT);
+}
+
+/**
+ * smq_iser_nop_reply - answer a NOP-In that asks for one (softirq)
+ * @conn: the connection
+ * @p: the NOP-In (its Target Transfer Tag is echoed)
+ */
+void smq_iser_nop_reply(struct smq_iser_conn *conn,
+			const struct smq_iscsi_pdu *p)
+{
+	struct smq_iser_ctrl *c = NULL;
+	unsigned int i;
+
+	for (i = 1; i < SMQ_ISER_NR_CTRL; i++) {
+		if (!test_and_set_bit(i, &conn->ctrl_busy)) {
+			c = &conn->ctrl[i];
+			break;
+		}
+	}
+	if (!c) {
+		pr_warn_ratelimited("host%u session %u: no buffer to answer a NOP-In\n",
+				    conn->ihost->shost->host_no, conn->idx);
+		return;
+	}
+	spin_lock_bh(&conn->lock);
+	if (conn->state == SMQ_ISER_UP) {
+		smq_iscsi_build_nop_out(c->buf + SMQ_ISER_HDR_LEN,
+					SMQ_ISCSI_RSVD_TAG, p->ttt, p->lun,
+					conn->cmdsn, conn->expstatsn, true, 0);
+		if (!smq_iser_post_ctrl(conn, c, 0))
+			c = NULL;
+	}
+	spin_unlock_bh(&conn->lock);
+	if (c)
+		clear_bit(c->idx, &conn->ctrl_busy);
+}
+
+/**
+ * smq_iser_default_initiator - the InitiatorName used without initiator=
+ * @buf: SMQ_ISER_NAME_MAX bytes
+ */
+void smq_iser_default_initiator(char *buf)
+{
+	snprintf(buf, SMQ_ISER_NAME_MAX, "iqn.2026-12.org.smq:%s",
+		 utsname()->nodename);
+}
