@@ -261,6 +261,7 @@ int smq_iser_conn_start(struct smq_iser_conn *conn)
 	struct smq_iser_opts *o = &conn->ihost->opts;
 	struct sockaddr *src = NULL;
 	struct rdma_cm_id *id;
+	const char *step;
 	int ret;
 
 	lockdep_assert_held(&conn->mgmt_mutex);
@@ -271,22 +272,25 @@ int smq_iser_conn_start(struct smq_iser_conn *conn)
 	conn->cm_id = id;
 	if (o->src.ss_family != AF_UNSPEC)
 		src = (struct sockaddr *)&o->src;
+	step = "address resolution";
 	reinit_completion(&conn->cm_done);
 	ret = rdma_resolve_addr(id, src, (struct sockaddr *)&o->dst,
 				SMQ_ISER_CM_TIMEOUT_MS);
 	if (!ret)
 		ret = smq_iser_cm_wait(conn, RDMA_CM_EVENT_ADDR_RESOLVED);
 	if (ret)
-		return ret;
+		goto fail;
+	step = "route resolution";
 	reinit_completion(&conn->cm_done);
 	ret = rdma_resolve_route(id, SMQ_ISER_CM_TIMEOUT_MS);
 	if (!ret)
 		ret = smq_iser_cm_wait(conn, RDMA_CM_EVENT_ROUTE_RESOLVED);
 	if (ret)
-		return ret;
+		goto fail;
+	step = "QP creation";
 	ret = smq_iser_create_qp(conn);
 	if (ret)
-		return ret;
+		goto fail;
 
 	spin_lock_bh(&conn->lock);
 	conn->state = SMQ_ISER_LOGIN;
@@ -296,11 +300,21 @@ int smq_iser_conn_start(struct smq_iser_conn *conn)
 	spin_unlock_bh(&conn->lock);
 
 	/* Login responses land here; login posts the others before its end. */
+	step = "connection";
 	ret = smq_iser_post_recv(conn, &conn->login_rx);
 	if (!ret)
 		ret = smq_iser_connect(conn);
+	if (ret)
+		goto fail;
+	step = "login";
+	ret = smq_iser_login(conn);
 	if (!ret)
-		ret = smq_iser_login(conn);
+		return 0;
+fail:
+	if (!(conn->attempts % 16))
+		pr_err("host%u session %u: %pISpc: %s failed (%d)\n",
+		       conn->ihost->shost->host_no, conn->idx, &o->dst, step,
+		       ret);
 	return ret;
 }
 

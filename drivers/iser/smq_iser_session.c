@@ -103,15 +103,17 @@ void smq_iser_mgmt_answer(struct smq_iser_conn *conn,
 
 /*
  * Send the control PDU built by @build in buffer 0 and wait for its
- * answer; mgmt_mutex held.  Returns the answer's code (>= 0) or an errno.
+ * answer; mgmt_mutex held.  @itt: the request's ITT, 0 for a new one (the
+ * requests of one login phase keep theirs).  Returns the answer's code
+ * (>= 0) or an errno.
  */
 static int smq_iser_mgmt_exchange(struct smq_iser_conn *conn,
 				  void (*build)(struct smq_iser_conn *conn,
 						u8 *bhs, u32 itt, void *arg),
-				  void *arg, u32 dlen, unsigned long tmo)
+				  void *arg, u32 dlen, unsigned long tmo,
+				  u32 itt)
 {
 	struct smq_iser_ctrl *c = &conn->ctrl[0];
-	u32 itt;
 	int ret;
 
 	lockdep_assert_held(&conn->mgmt_mutex);
@@ -122,7 +124,8 @@ static int smq_iser_mgmt_exchange(struct smq_iser_conn *conn,
 		spin_unlock_bh(&conn->lock);
 		return -ENOTCONN;
 	}
-	itt = smq_iser_ctrl_itt(conn);
+	if (!itt)
+		itt = smq_iser_ctrl_itt(conn);
 	build(conn, c->buf + SMQ_ISER_HDR_LEN, itt, arg);
 	conn->mgmt_itt = itt;
 	conn->mgmt_rsp = -ETIMEDOUT;
@@ -150,6 +153,7 @@ struct smq_iser_login_step {
 	u8 csg, nsg;
 	bool transit;
 	u32 dlen;
+	u32 itt;
 };
 
 static void smq_iser_build_login(struct smq_iser_conn *conn, u8 *bhs, u32 itt,
@@ -181,9 +185,12 @@ static int smq_iser_login_round(struct smq_iser_conn *conn,
 	int ret;
 
 	ret = smq_iser_mgmt_exchange(conn, smq_iser_build_login, s, s->dlen,
-				     SMQ_ISER_MGMT_TIMEOUT);
-	if (ret < 0)
+				     SMQ_ISER_MGMT_TIMEOUT, s->itt);
+	if (ret < 0) {
+		pr_err("host%u session %u: no answer to the login request of stage %u (%d)\n",
+		       host_no, conn->idx, s->csg, ret);
 		return ret;
+	}
 	ret = smq_iscsi_parse_pdu(conn->mgmt_buf + SMQ_ISER_HDR_LEN,
 				  conn->mgmt_len - SMQ_ISER_HDR_LEN, rsp);
 	if (ret || rsp->opcode != SMQ_ISCSI_OP_LOGIN_RSP) {
@@ -256,9 +263,11 @@ int smq_iser_login(struct smq_iser_conn *conn)
 	bool posted = false;
 	size_t off;
 	int ret, round;
+	u32 itt;
 
 	lockdep_assert_held(&conn->mgmt_mutex);
 	smq_iscsi_params_default(&conn->params);
+	itt = smq_iser_ctrl_itt(conn);	/* one ITT for the whole login phase */
 
 	/* Security stage: no authentication, then on to operational. */
 	for (round = 0; ; round++) {
@@ -267,7 +276,7 @@ int smq_iser_login(struct smq_iser_conn *conn)
 		if (ret)
 			return ret;
 		s = (struct smq_iser_login_step){ SMQ_ISCSI_STAGE_SECURITY,
-			SMQ_ISCSI_STAGE_OPERATIONAL, true, off };
+			SMQ_ISCSI_STAGE_OPERATIONAL, true, off, itt };
 		ret = smq_iser_login_round(conn, &s, &rsp);
 		if (ret)
 			return ret;
@@ -290,7 +299,7 @@ int smq_iser_login(struct smq_iser_conn *conn)
 			posted = true;
 		}
 		s = (struct smq_iser_login_step){ SMQ_ISCSI_STAGE_OPERATIONAL,
-			SMQ_ISCSI_STAGE_FULL_FEATURE, true, off };
+			SMQ_ISCSI_STAGE_FULL_FEATURE, true, off, itt };
 		ret = smq_iser_login_round(conn, &s, &rsp);
 		if (ret)
 			return ret;
@@ -349,7 +358,7 @@ void smq_iser_logout(struct smq_iser_conn *conn)
 	if (READ_ONCE(conn->state) != SMQ_ISER_UP)
 		return;
 	smq_iser_mgmt_exchange(conn, smq_iser_build_logout, NULL, 0,
-			       SMQ_ISER_LOGOUT_TIMEOUT);
+			       SMQ_ISER_LOGOUT_TIMEOUT, 0);
 }
 
 struct smq_iser_tmf_arg {
@@ -394,7 +403,7 @@ int smq_iser_tmf(struct smq_iser_conn *conn, u8 function, u64 lun,
 	if (READ_ONCE(conn->state) != SMQ_ISER_UP)
 		return -ENOTCONN;
 	return smq_iser_mgmt_exchange(conn, smq_iser_build_tmf, &a, 0,
-				      SMQ_ISER_MGMT_TIMEOUT);
+				      SMQ_ISER_MGMT_TIMEOUT, 0);
 }
 
 /**

@@ -240,6 +240,8 @@ def collect(plan, bench_dirs, config, boots=None):
             if len(f) >= 3:
                 disks.setdefault(f[1], {})[f[2]] = f[3] if len(f) > 3 else ""
         js = s.to_json()
+        if st == "skipped":  # the target's reason (its last line)
+            js["why"] = (_read(os.path.join(d, "why")) or "").strip() or None
         js.update(status=st, modules=_kv_lines(_read(os.path.join(d, "params")), 2),
                   disk_info=disks,
                   up_log=(_read(os.path.join(d, "up.log")) or "").splitlines()[-40:],

@@ -9,7 +9,7 @@ in the same boot."""
 
 import statistics
 
-from plan import Plan, null_blk, scsi_debug, smq
+from plan import Plan, ib_iser, null_blk, nvme_rdma, scsi_debug, smq, smq_iser
 from report import cell, columns, grid, kiops, lat, ratio
 
 RANDREAD_1K = {"rw": "randread", "bs": "1k", "iodepth": 128, "norandommap": True}
@@ -46,6 +46,30 @@ def bar_values(r, mode, keys, what="iops", scale=1e-3):
         s = stat(r, r.get(mode, **k), what)
         out.append((s["median"] * scale, s["min"] * scale, s["max"] * scale) if s else None)
     return out
+
+
+def geometry(r, modes):
+    """What the disks of each mode's first measured setup reported: the
+    host's can_queue, cmd_per_lun and hardware queues, the disk's
+    queue_depth and scheduler (NVMe: the controller's queues and sqsize)."""
+    rows = []
+    for mode, label in modes:
+        p = next((p for p in r.points if p["mode"] == mode and p["status"] == "ok"), None)
+        s = r.setups.get(p["setup"]) if p else None
+        if not s or not s.get("disk_info"):
+            continue
+        d = next(iter(s["disk_info"].values()))
+        sched = d.get("smq/scheduler") or d.get("queue/scheduler") or "-"
+        sched = sched.split("[")[1].split("]")[0] if "[" in sched else sched
+        rows.append([label, str(len(s["disk_info"])), d.get("host/can_queue", "-"),
+                     d.get("host/cmd_per_lun", "-"), d.get("device/queue_depth", "-"),
+                     d.get("smq/nr_hw_queues") or d.get("hw_queues", "-"),
+                     d.get("nvme/queue_count", "-"), d.get("nvme/sqsize", "-"), sched])
+    if not rows:
+        return ""
+    return columns("geometry as the guest reported it (first setup of each mode)",
+                   ["", "disks", "can_queue", "cmd_per_lun", "queue_depth", "hw queues",
+                    "nvme queues", "sqsize", "scheduler"], rows)
 
 
 class Experiment:
@@ -92,6 +116,9 @@ class Seed000Grid(Experiment):
          "null_blk none", lambda n: null_blk(devices=n, depth=113, sched="none")),
     ]
 
+    # (a, b, title): the IOPS ratio tables a / b
+    RATIOS = [("mq", o, "smq mq / %s" % o) for o in ("legacy", "scsi_debug", "null_blk")]
+
     def axes(self, quick):
         return ([1, 2, 4], [1, 2]) if quick else ([1, 2, 4, 8, 16], [1, 2, 4])
 
@@ -118,12 +145,11 @@ class Seed000Grid(Experiment):
             out.append(grid(title + ": KIOPS(CPU%)", "Threads/LUN", luns, threads,
                             lambda n, t, m=mode: cell(r, r.get(m, luns=n, threads=t)),
                             row_head="#LUNs"))
-        for other in ("legacy", "scsi_debug", "null_blk"):
-            out.append(grid("smq mq / %s (IOPS ratio)" % other, "Threads/LUN", luns,
-                            threads,
-                            lambda n, t, o=other: ratio(
-                                r.value(r.get("mq", luns=n, threads=t)),
-                                r.value(r.get(o, luns=n, threads=t))),
+        for a, b, title in self.RATIOS:
+            out.append(grid("%s (IOPS ratio)" % title, "Threads/LUN", luns, threads,
+                            lambda n, t, a=a, b=b: ratio(
+                                r.value(r.get(a, luns=n, threads=t)),
+                                r.value(r.get(b, luns=n, threads=t))),
                             row_head="#LUNs"))
         return "\n".join(out)
 
@@ -146,60 +172,100 @@ class Seed002Bs(Experiment):
     about = ("One host, 2 fio jobs per LUN (the seed's numjobs=2), iodepth 128: "
              "block sizes 1k..128k on one LUN, then 1/2/4 LUNs at 1k; IOPS and "
              "bandwidth (null backing: no data is copied). Quick: 1k, 4k, 16k, 64k.")
+    # (mode, label, cfg(luns, initiators)); the first mode is the one the
+    # ratio tables divide (by each mode of RATIO_TO)
     MODES = [
-        ("mq", "smq mq", lambda n: smq(mq=True, luns=n, sched="none")),
-        ("legacy", "smq legacy", lambda n: smq(mq=False, luns=n, sched="noop")),
-        ("scsi_debug", "scsi_debug", lambda n: scsi_debug(luns=n, sched="none")),
-        ("null_blk", "null_blk", lambda n: null_blk(devices=n, sched="none")),
+        ("mq", "smq mq", lambda n, k: smq(mq=True, luns=n, sched="none")),
+        ("legacy", "smq legacy", lambda n, k: smq(mq=False, luns=n, sched="noop")),
+        ("scsi_debug", "scsi_debug", lambda n, k: scsi_debug(luns=n, sched="none")),
+        ("null_blk", "null_blk", lambda n, k: null_blk(devices=n, sched="none")),
     ]
+    RATIO_TO = ["legacy", "scsi_debug", "null_blk"]
     BS = ["1k", "2k", "4k", "8k", "16k", "32k", "64k", "128k"]
     QUICK_BS = ["1k", "4k", "16k", "64k"]
     LUNS = [1, 2, 4]
+    QUICK_LUNS = [1, 2, 4]
+    # Initiator scaling (the seed's 1..3 initiators x 4 LUNs): more
+    # initiators (sessions) to the same target, each seeing its LUNs; the
+    # 1-initiator row is the LUN scaling's 4-LUN point. None here: a
+    # transport's subclass sets them.
+    INITIATORS = []
+    QUICK_INITIATORS = []
+    INIT_LUNS = 4
     JOBS = 2
 
     def build(self, ctx):
         plan = Plan()
-        for n in self.LUNS:
+        luns = self.QUICK_LUNS if ctx.quick else self.LUNS
+        inits = [k for k in (self.QUICK_INITIATORS if ctx.quick else self.INITIATORS)
+                 if k > 1]
+        for n in luns:  # modes interleaved: drift hits them alike
             for mode, label, cfg in self.MODES:
-                s = plan.setup(cfg(n))
+                s = plan.setup(cfg(n, 1))
                 for bs in (self.QUICK_BS if ctx.quick else self.BS) if n == 1 else ["1k"]:
                     fio = dict(RANDREAD_1K, bs=bs)
                     plan.point(s, mode, {"bs": bs, "luns": n}, self.JOBS, fio,
                                "%s %s %s x %d jobs" % (label, bs, _s(n, "LUN"), self.JOBS))
+        for k in inits:
+            for mode, label, cfg in self.MODES:
+                s = plan.setup(cfg(self.INIT_LUNS, k))
+                plan.point(s, mode, {"bs": "1k", "luns": self.INIT_LUNS, "initiators": k},
+                           self.JOBS, RANDREAD_1K, "%s 1k %s x %s x %d jobs" % (
+                               label, _s(k, "initiator"), _s(self.INIT_LUNS, "LUN"),
+                               self.JOBS))
         return plan
 
     def _bs(self, r):
         return [b for b in self.BS if any(p["key"]["bs"] == b and p["key"]["luns"] == 1
                                           for p in r.points)]
 
+    def _luns(self, r):
+        return [n for n in self.LUNS if any(p["key"]["luns"] == n for p in r.points)]
+
+    def _inits(self, r):
+        ks = {p["key"].get("initiators") for p in r.points} - {None}
+        return [1] + sorted(ks) if ks else []
+
+    def _init_point(self, r, m, k):
+        if k == 1:
+            return r.get(m, bs="1k", luns=self.INIT_LUNS)
+        return r.get(m, bs="1k", luns=self.INIT_LUNS, initiators=k)
+
     def tables(self, r):
-        bss = self._bs(r)
+        bss, luns, inits = self._bs(r), self._luns(r), self._inits(r)
         modes = [m for m, _, _ in self.MODES]
         names = dict((m, l) for m, l, _ in self.MODES)
+        base = modes[0]
+        over = ["/" + o for o in self.RATIO_TO]
         out = [grid("single LUN, %d jobs: KIOPS(CPU%%)" % self.JOBS, "bs",
                     bss, modes, lambda b, m: cell(r, r.get(m, bs=b, luns=1))),
                grid("single LUN: bandwidth MiB/s", "bs", bss, modes,
                     lambda b, m: "%.1f" % r.value(r.get(m, bs=b, luns=1), "read_bw_mib")
                     if r.value(r.get(m, bs=b, luns=1)) else "-"),
-               grid("smq mq as a ratio (IOPS)", "bs", bss,
-                    ["/legacy", "/scsi_debug", "/null_blk"],
-                    lambda b, o: ratio(r.value(r.get("mq", bs=b, luns=1)),
+               grid("%s as a ratio (IOPS)" % names[base], "bs", bss, over,
+                    lambda b, o: ratio(r.value(r.get(base, bs=b, luns=1)),
                                        r.value(r.get(o[1:], bs=b, luns=1)))),
-               grid("1k, %d jobs per LUN: KIOPS(CPU%%)" % self.JOBS, "LUNs", self.LUNS,
+               grid("1k, %d jobs per LUN: KIOPS(CPU%%)" % self.JOBS, "LUNs", luns,
                     modes, lambda n, m: cell(r, r.get(m, bs="1k", luns=n))),
-               grid("smq mq as a ratio (IOPS)", "LUNs", self.LUNS,
-                    ["/legacy", "/scsi_debug", "/null_blk"],
-                    lambda n, o: ratio(r.value(r.get("mq", bs="1k", luns=n)),
+               grid("%s as a ratio (IOPS)" % names[base], "LUNs", luns, over,
+                    lambda n, o: ratio(r.value(r.get(base, bs="1k", luns=n)),
                                        r.value(r.get(o[1:], bs="1k", luns=n))))]
+        if inits:
+            out += [grid("1k, initiators x %s, %d jobs per LUN: KIOPS(CPU%%)" % (
+                             _s(self.INIT_LUNS, "LUN"), self.JOBS), "initiators", inits,
+                         modes, lambda k, m: cell(r, self._init_point(r, m, k))),
+                    grid("%s as a ratio (IOPS)" % names[base], "initiators", inits, over,
+                         lambda k, o: ratio(r.value(self._init_point(r, base, k)),
+                                            r.value(self._init_point(r, o[1:], k))))]
         out.insert(0, "modes: " + ", ".join("%s = %s" % (m, names[m]) for m in modes) + "\n")
         return "\n".join(out)
 
     def panels(self, r):
-        bss = self._bs(r)
+        bss, luns, inits = self._bs(r), self._luns(r), self._inits(r)
         x = {b: float(b[:-1]) for b in bss}
         tl = {x[b]: b for b in bss}
         one = (lambda b: {"bs": b, "luns": 1})
-        return [
+        panels = [
             {"kind": "lines", "title": "IOPS, one LUN", "xlabel": "block size",
              "ylabel": "KIOPS", "logx": True, "xticlabels": tl,
              "series": [(l, line_series(r, m, bss, one, xval=x.get))
@@ -210,9 +276,48 @@ class Seed002Bs(Experiment):
                         for m, l, _ in self.MODES]},
             {"kind": "lines", "title": "1k, LUN scaling", "xlabel": "LUNs",
              "ylabel": "KIOPS", "logx": True,
-             "series": [(l, line_series(r, m, self.LUNS, lambda n: {"bs": "1k", "luns": n}))
+             "series": [(l, line_series(r, m, luns, lambda n: {"bs": "1k", "luns": n}))
                         for m, l, _ in self.MODES]},
         ]
+        if inits:
+            panels.append({"kind": "bars", "title": "1k, initiators x %s" % _s(
+                self.INIT_LUNS, "LUN"), "ylabel": "KIOPS",
+                "categories": [_s(k, "initiator") for k in inits],
+                "series": [(l, [(lambda s: (s["median"] / 1e3, s["min"] / 1e3,
+                                            s["max"] / 1e3) if s else None)(
+                    stat(r, self._init_point(r, m, k))) for k in inits])
+                    for m, l, _ in self.MODES]})
+        return panels
+
+
+class IserBs(Seed002Bs):
+    """seed 002 over iSER: the seed's own transport (LIO iSER, NULLIO)."""
+    name = "iser-bs"
+    title = ("seed 002 over iSER: randread 1k..128k on one LUN; LUNs 1/2/4; "
+             "initiators 1..3 x 4 LUNs")
+    about = ("seed002-bs over iSER: LIO's iSER target (NULLIO backstores) over "
+             "soft-RoCE in the guest; one host (iSCSI session), 2 fio jobs per "
+             "LUN, iodepth 128: block sizes 1k..128k on one LUN (IOPS and MiB/s), "
+             "1/2/4 LUNs on one session at 1k, then 1..3 initiators to the same "
+             "4-LUN target (smq_iser: sessions of one host, its hardware queues; "
+             "ib_iser: open-iscsi sessions, each LUN a disk per session). smq_iser "
+             "mq and legacy beside the kernel's ib_iser. Quick: 1k, 4k, 16k, 64k; "
+             "LUNs 1, 4; initiators 1, 2.")
+    MODES = [
+        ("mq", "smq_iser mq",
+         lambda n, k: smq_iser(mq=True, luns=n, queues=k, sched="none")),
+        ("legacy", "smq_iser legacy",
+         lambda n, k: smq_iser(mq=False, luns=n, queues=k, sched="noop")),
+        ("ib_iser", "ib_iser", lambda n, k: ib_iser(luns=n, sessions=k, sched="none")),
+    ]
+    RATIO_TO = ["legacy", "ib_iser"]
+    QUICK_LUNS = [1, 4]
+    INITIATORS = [1, 2, 3]
+    QUICK_INITIATORS = [1, 2]
+    quick_seconds, quick_reps = 2, 2
+
+    def tables(self, r):
+        return super().tables(r) + "\n" + geometry(r, [(m, l) for m, l, _ in self.MODES])
 
 
 # ---- seed 001: shared host tags, mq-deadline vs none ----------------------
@@ -836,6 +941,105 @@ class LunRecovery(Experiment):
         return panels
 
 
+# ---- iSER: smq_iser beside the kernel's ib_iser and nvme_rdma ---------------
+
+class IserGrid(Seed000Grid):
+    """seed 000 over its own transport: iSER to LIO, NULLIO."""
+    name = "iser-grid"
+    title = "seed 000 over iSER: #LUNs x jobs per LUN, fio randread 1k iodepth 128"
+    about = ("seed000-grid over iSER: LIO's iSER target (NULLIO backstores) over "
+             "soft-RoCE in the guest, one host (iSCSI session, LIO target) per "
+             "LUN, can_queue 113, cmd_per_lun 32 (smq_iser QD=113 CMD_PER_LUN=32; "
+             "ib_iser QD=113: open-iscsi cmds_max 128, which libiscsi makes "
+             "can_queue 113, then device/queue_depth 32), randread 1k iodepth "
+             "128: smq_iser legacy "
+             "(use_blk_mq=N, noop), smq_iser mq (none), the kernel's ib_iser "
+             "(none). #LUNs 1,2,4,8 x jobs per LUN 1,2. Quick: LUNs 1,2,4.")
+    quick_seconds, quick_reps = 2, 2
+    MODES = [
+        ("legacy", "smq_iser legacy (use_blk_mq=N, noop)", "smq_iser legacy noop",
+         lambda n: smq_iser(mq=False, targets=n, qd=113, cmd_per_lun=32, sched="noop")),
+        ("mq", "smq_iser mq (use_blk_mq=Y, none)", "smq_iser mq none",
+         lambda n: smq_iser(mq=True, targets=n, qd=113, cmd_per_lun=32, sched="none")),
+        ("ib_iser", "kernel: ib_iser + open-iscsi (blk-mq, none, can_queue 113, "
+         "queue_depth 32)", "ib_iser none",
+         lambda n: ib_iser(targets=n, qd=113, depth=32, sched="none")),
+    ]
+    RATIOS = [("mq", "ib_iser", "smq_iser mq / ib_iser"),
+              ("mq", "legacy", "smq_iser mq / smq_iser legacy"),
+              ("legacy", "ib_iser", "smq_iser legacy / ib_iser")]
+
+    def axes(self, quick):
+        return ([1, 2, 4], [1, 2]) if quick else ([1, 2, 4, 8], [1, 2])
+
+    def tables(self, r):
+        return super().tables(r) + "\n" + geometry(r, [(m, l) for m, _, l, _ in self.MODES])
+
+
+class IserMq(Experiment):
+    name = "iser-mq"
+    title = ("iSER hardware queues: smq_iser 1 vs 2 sessions per host, beside "
+             "nvme_rdma 1 vs 2 queues and ib_iser")
+    seed = "(000's open question: iSER sessions as blk-mq hardware queues)"
+    about = ("One LUN (one namespace), 2 fio jobs, randread 4k and 1k, iodepth "
+             "128, over the same soft-RoCE link to LIO iSER / nvmet-rdma (NULLIO): "
+             "smq_iser mq with QUEUES=1 and 2 (iSER sessions of one host = "
+             "hardware queues, QD 128 each), the kernel's nvme_rdma with 1 and 2 "
+             "I/O queues (queue_size 128), the kernel's ib_iser (one session, "
+             "cmds_max 128); the ratio queues=2 / queues=1.")
+    FIO = {"rw": "randread", "iodepth": 128, "norandommap": True}
+    BS = ["4k", "1k"]
+    JOBS = 2
+    QD = 128
+    MODES = [
+        ("smq_iser q1", "smq_iser mq, 1 queue",
+         lambda: smq_iser(queues=1, qd=IserMq.QD, sched="none")),
+        ("smq_iser q2", "smq_iser mq, 2 queues",
+         lambda: smq_iser(queues=2, qd=IserMq.QD, sched="none")),
+        ("nvme_rdma q1", "nvme_rdma, 1 queue",
+         lambda: nvme_rdma(queues=1, qd=IserMq.QD)),
+        ("nvme_rdma q2", "nvme_rdma, 2 queues",
+         lambda: nvme_rdma(queues=2, qd=IserMq.QD)),
+        ("ib_iser", "ib_iser, 1 session", lambda: ib_iser(qd=IserMq.QD, sched="none")),
+    ]
+    RATIOS = [("smq_iser q2", "smq_iser q1"), ("nvme_rdma q2", "nvme_rdma q1"),
+              ("smq_iser q1", "ib_iser"), ("smq_iser q2", "nvme_rdma q2"),
+              ("nvme_rdma q1", "ib_iser")]
+    # nvme_rdma: no scheduler set: the disk is the native multipath head
+    # (bio-based, no scheduler); its controllers' queues are blk-mq, none.
+    quick_seconds, quick_reps = 2, 2
+
+    def build(self, ctx):
+        plan = Plan()
+        for mode, _, cfg in self.MODES:
+            s = plan.setup(cfg())
+            for bs in self.BS:
+                plan.point(s, mode, {"bs": bs}, self.JOBS, dict(self.FIO, bs=bs),
+                           "%s %s x %d jobs" % (mode, bs, self.JOBS))
+        return plan
+
+    def tables(self, r):
+        modes = [m for m, _, _ in self.MODES]
+        names = dict((m, l) for m, l, _ in self.MODES)
+        out = ["modes: " + ", ".join("%s = %s" % (m, names[m]) for m in modes) + "\n",
+               grid("one LUN, %d jobs, iodepth %d: KIOPS(CPU%%)" % (self.JOBS, self.QD), "",
+                    modes, self.BS, lambda m, b: cell(r, r.get(m, bs=b))),
+               grid("ratios (IOPS)", "", ["%s / %s" % pr for pr in self.RATIOS], self.BS,
+                    lambda pr, b: ratio(r.value(r.get(pr.split(" / ")[0], bs=b)),
+                                        r.value(r.get(pr.split(" / ")[1], bs=b)))),
+               columns("p99 latency (µs)", [""] + self.BS,
+                       [[m] + [lat(r, r.get(m, bs=b), "p99") for b in self.BS]
+                        for m in modes]),
+               geometry(r, [(m, m) for m in modes])]
+        return "\n".join(out)
+
+    def panels(self, r):
+        return [{"kind": "bars", "title": "one LUN, %d jobs, iodepth %d" % (self.JOBS, self.QD),
+                 "ylabel": "KIOPS", "categories": ["randread " + b for b in self.BS],
+                 "series": [(l, bar_values(r, m, [{"bs": b} for b in self.BS]))
+                            for m, l, _ in self.MODES]}]
+
+
 # ---- the bench's own test -------------------------------------------------
 
 class Selftest(Experiment):
@@ -874,4 +1078,5 @@ class Selftest(Experiment):
 
 EXPERIMENTS = {e.name: e for e in (Seed000Grid(), Seed002Bs(), Seed001SharedTags(),
                                    Seed004Rw(), Seed003Completion(), Latency(),
-                                   LunRecovery(), Selftest())}
+                                   LunRecovery(), IserGrid(), IserBs(), IserMq(),
+                                   Selftest())}

@@ -20,11 +20,12 @@
 # reply_queues) are saved before and after each point. A point of KIND
 # "recovery;..." is a fault-injection timeline instead (run_recovery).
 #
-# Output under /results/bench/: guest.info, setups/SID/ (status, up.log,
+# Output under /results/bench/: guest.info, setups/SID/ (status, why, up.log,
 # params, disks, mem.before/after, dmesg), points/PID/ (fio.cmd, repN.json,
 # repN.err, stat.N.before/after, counters.before/after). Progress goes to the
 # console and, as "SMQ-OUT BENCH-POINT PID STATUS IOPS CPU%" and
-# "SMQ-OUT BENCH-SETUP SID STATUS" lines, to the control channel.
+# "SMQ-OUT BENCH-SETUP SID STATUS [WHY]" lines, to the control channel (WHY:
+# a skipped target's last line, e.g. "smq_iser.ko missing").
 # BENCH_PROFILE=1: "SMQ-OUT BENCH-RUN PID REP" and "BENCH-RUN-END PID REP"
 # around every fio run (the host samples the vCPUs in between, see
 # gdbsample.py), the kernel's text symbols in kallsyms.gz and each setup's
@@ -144,12 +145,36 @@ describe_disks() {
 		_dd_q=0
 		for _dd_m in "$_dd_b"/mq/*; do [ -d "$_dd_m" ] && _dd_q=$((_dd_q + 1)); done
 		say "disk $_dd_n hw_queues $_dd_q"
+		# The SCSI host's geometry (the kernel's or smq's host class, in
+		# the device's nearest ancestor that has one: an iSCSI session
+		# sits between host and target), an NVMe controller's queues.
+		_dd_h=$(readlink -f "$_dd_b/device")
+		while [ "${#_dd_h}" -gt 4 ]; do
+			ls -d "$_dd_h"/scsi_host/host* >/dev/null 2>&1 && break
+			ls -d "$_dd_h"/smq_host/host* >/dev/null 2>&1 && break
+			_dd_h=${_dd_h%/*}
+		done
+		for _dd_f in "$_dd_h"/scsi_host/host*/* "$_dd_h"/smq_host/host*/*; do
+			case ${_dd_f##*/} in
+			can_queue | cmd_per_lun | nr_hw_queues | max_hw_queues | proc_name)
+				say "disk $_dd_n host/${_dd_f##*/} $(cat "$_dd_f" 2>/dev/null)" ;;
+			esac
+		done
+		# (a multipath head's device is the subsystem: its first controller)
+		for _dd_f in queue_count sqsize transport; do
+			for _dd_c in "$_dd_b/device/$_dd_f" "$_dd_b"/device/nvme*/"$_dd_f"; do
+				[ -r "$_dd_c" ] || continue
+				say "disk $_dd_n nvme/$_dd_f $(cat "$_dd_c" 2>/dev/null)"
+				break
+			done
+		done
 	done
 }
 
 # module_params: parameters of the modules under test that are loaded.
 module_params() {
-	for _mp in smq_blk smq_scsi smq_sas scsi_debug null_blk; do
+	for _mp in smq_blk smq_scsi smq_sas smq_iser scsi_debug null_blk ib_iser \
+		libiscsi nvme_rdma nvme_core rdma_rxe; do
 		[ -d "/sys/module/$_mp/parameters" ] || continue
 		for _mp_f in /sys/module/"$_mp"/parameters/*; do
 			[ -r "$_mp_f" ] && say "$_mp ${_mp_f##*/} $(cat "$_mp_f" 2>/dev/null)"
@@ -352,13 +377,19 @@ run_setup() {
 	_s_before=$(list_disks)
 	target_load "$_s_spec" || exit 1
 	_s_rc=0
+	DEVS=
 	target_up >"$_s_d/up.log" 2>&1 || _s_rc=$?
-	if [ "$_s_rc" = 0 ]; then
+	# The disks the target names (DEVS) when it names them all: a target
+	# may make other disks of its own (e.g. nvme_rdma's null_blk backing);
+	# else every new disk.
+	if [ "$_s_rc" = 0 ] && [ "$(say "$DEVS" | wc -w)" != "$_s_disks" ]; then
 		DEVS=$(wait_disks "$_s_before" "$_s_disks" 2>>"$_s_d/up.log") || _s_rc=1
 	fi
 	[ "$_s_rc" = 0 ] && { apply_extras "$_s_extras" >>"$_s_d/up.log" 2>&1 || _s_rc=1; }
 	if [ "$_s_rc" != 0 ]; then
 		cat "$_s_d/up.log"
+		# A target that cannot run here (77) says why on its last line.
+		[ "$_s_rc" = 77 ] && grep . "$_s_d/up.log" | tail -n 1 >"$_s_d/why"
 		target_down >>"$_s_d/up.log" 2>&1
 		exit "$_s_rc"
 	fi
@@ -428,7 +459,9 @@ for sid in $(awk -F'\t' '$1 == "setup" { print $2 }' "$plan"); do
 	fi
 	[ "$status" = timeout ] && broken=$sid
 	say "$status" >"$sd/status"
-	ctl "BENCH-SETUP $sid $status"
+	why=
+	[ "$status" = skipped ] && why=$(cat "$sd/why" 2>/dev/null)
+	ctl "BENCH-SETUP $sid $status${why:+ $why}"
 	case $status in ok | skipped) ;; *) rc=1 ;; esac
 done
 exit "$rc"

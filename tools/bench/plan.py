@@ -7,8 +7,17 @@ The stacks:
   smq-mq, smq-legacy   smq_blk + smq_scsi + smq_sas (use_blk_mq=Y / N)
   scsi_debug           the kernel's scsi_debug + sd_mod
   null_blk             the kernel's null_blk (blk-mq, not SCSI)
+  smq-iser-mq, smq-iser-legacy
+                       smq_blk + smq_scsi + smq_iser (use_blk_mq=Y / N), an
+                       iSER initiator, against LIO's iSER target over
+                       soft-RoCE (rdma_rxe) in the same guest
+  ib_iser              the kernel's iSER initiator (ib_iser + open-iscsi),
+                       same target and link
+  nvme_rdma            the kernel's NVMe over RDMA host against nvmet-rdma
+                       over the same link (blk-mq, not SCSI)
 Every IOPS setup keeps no data: smq_sas backing=null, scsi_debug fake_rw=1,
-null_blk without memory backing (as the seeds used NULLIO).
+null_blk without memory backing, and the RDMA targets NULLIO backstores
+(TARGET_BENCH=1), as the seeds used NULLIO.
 """
 
 STACK_NAMES = {
@@ -16,7 +25,15 @@ STACK_NAMES = {
     "smq-legacy": "smq legacy",
     "scsi_debug": "scsi_debug",
     "null_blk": "null_blk",
+    "smq-iser-mq": "smq_iser mq",
+    "smq-iser-legacy": "smq_iser legacy",
+    "ib_iser": "ib_iser",
+    "nvme_rdma": "nvme_rdma",
 }
+
+# Seconds a setup of a stack takes to come up and go down in a TCG guest
+# (bench's estimate; the RDMA stacks load rdma_rxe, LIO or nvmet and log in).
+UP_SECONDS = {"smq-iser-mq": 15, "smq-iser-legacy": 15, "ib_iser": 15, "nvme_rdma": 12}
 
 
 class Setup:
@@ -215,3 +232,60 @@ def null_blk(devices=1, queues=1, depth=None, shared_tags=False,
               "completion_nsec": nsec, "sched": sched}
     extras = {"sched": sched} if sched else {}
     return ("null_blk", _spec("null_blk", v), devices, params, extras)
+
+
+# ---- the RDMA stacks (tests/guest/targets/{smq_iser,ib_iser,nvme_rdma}.sh) --
+# Each brings up, in the guest, soft-RoCE (rdma_rxe on a dummy netdev) and
+# the target (LIO iSER with NULLIO backstores, or nvmet-rdma), then logs its
+# initiator in; BENCH=1 (TARGET_BENCH=1) asks for the NULLIO backstores.
+
+def smq_iser(mq=True, targets=1, luns=1, queues=1, qd=None, cmd_per_lun=None,
+             sched=None):
+    """smq_iser: TARGETS hosts (one iSER target each, QUEUES sessions per
+    host = hardware queues) with LUNS LUNs each; QD: the host's queue depth
+    (can_queue), CMD_PER_LUN: the LUNs' queue depth."""
+    v = {"BENCH": 1, "MQ": "Y" if mq else "N", "TARGETS": targets, "LUNS": luns,
+         "QUEUES": queues}
+    if qd is not None:
+        v["QD"] = qd
+    if cmd_per_lun is not None:
+        v["CMD_PER_LUN"] = cmd_per_lun
+    params = {"hosts": targets, "targets": targets, "luns": luns, "queues": queues,
+              "can_queue": qd, "cmd_per_lun": cmd_per_lun,
+              "use_blk_mq": "Y" if mq else "N", "sched": sched}
+    extras = {"sched": sched} if sched else {}
+    return ("smq-iser-mq" if mq else "smq-iser-legacy", _spec("smq_iser", v),
+            targets * luns, params, extras)
+
+
+def ib_iser(targets=1, luns=1, sessions=1, qd=None, depth=None, sched=None):
+    """The kernel's ib_iser (open-iscsi): TARGETS LIO targets, one session
+    (SCSI host) each, or SESSIONS sessions to each (every LUN then appears
+    once per session), LUNS LUNs per target. QD: the session's cmds_max
+    (libiscsi's can_queue is cmds_max - 15, a power of two: 128 gives 113);
+    DEPTH: every disk's device/queue_depth (the seed's cmd_per_lun)."""
+    v = {"BENCH": 1, "TARGETS": targets, "LUNS": luns}
+    if sessions != 1:
+        v["SESSIONS"] = sessions
+    if qd is not None:
+        v["QD"] = qd
+    params = {"hosts": targets * sessions, "targets": targets, "luns": luns,
+              "sessions": sessions, "cmds_max": qd, "queue_depth": depth,
+              "sched": sched}
+    extras = {}
+    if sched:
+        extras["sched"] = sched
+    if depth:
+        extras["depth"] = depth
+    return ("ib_iser", _spec("ib_iser", v), targets * luns * sessions, params, extras)
+
+
+def nvme_rdma(queues=1, qd=None, sched=None):
+    """The kernel's nvme-rdma host against nvmet-rdma: one namespace,
+    QUEUES I/O queues (nr_io_queues), QD entries each (queue_size)."""
+    v = {"BENCH": 1, "QUEUES": queues}
+    if qd is not None:
+        v["QD"] = qd
+    params = {"queues": queues, "queue_size": qd, "sched": sched}
+    extras = {"sched": sched} if sched else {}
+    return ("nvme_rdma", _spec("nvme_rdma", v), 1, params, extras)

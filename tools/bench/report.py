@@ -115,6 +115,10 @@ def runs(config):
     return config["reps"] * config.get("rounds", 1)
 
 
+def _s(n, word):
+    return "%d %s%s" % (n, word, "" if n == 1 else "s")
+
+
 def header(r, title):
     c = r.config
     g = c.get("guest", {})
@@ -126,16 +130,22 @@ def header(r, title):
         "host: %s CPUs, load average at start %s, other QEMU guests at start: %s" % (
             c["host"]["cpus"], c["host"]["loadavg"], c["host"]["other_guests"]),
     ]
+    skipped = {}
     for s in r.doc.get("setups", []):
-        if s.get("status") not in ("ok", "not-run"):
+        if s.get("status") == "skipped":  # the target cannot run in this guest
+            skipped.setdefault(s.get("why") or "target unavailable", []).append(s["id"])
+        elif s.get("status") not in ("ok", "not-run"):
             first = next((p["label"] for p in r.points if p["setup"] == s["id"]), s["spec"])
             why = next((l.split("] ", 1)[-1] for l in s.get("dmesg_bad", [])), "")
             lines.append("setup %s (%s...): %s%s" % (s["id"], first, s["status"],
                                                     ": the kernel logged: " + why if why else ""))
+    for why, sids in skipped.items():
+        stacks = sorted({r.setups[sid]["stack"] for sid in sids if sid in r.setups})
+        lines.append("skipped (%s): %s (%s)" % (why, ", ".join(stacks), _s(len(sids), "setup")))
     for i, b in enumerate(r.doc.get("boots", [])[1:], 2):
         lines.append("boot %d: %d setups after the kernel broke ran in a fresh guest "
                      "(their peers were measured in another boot)" % (i, len(b["setups"])))
-    bad = [p for p in r.points if p["status"] != "ok"]
+    bad = [p for p in r.points if p["status"] not in ("ok", "skipped")]
     if bad:
         lines.append("%d of %d points did not finish: %s" % (
             len(bad), len(r.points),
