@@ -8,7 +8,8 @@
 # with EINVAL and make no host (no dst, a bad IP, a bad port, no target,
 # queues=0, queues above the CPU count, queue_depth 0 or huge, cmd_per_lun
 # above queue_depth, an unknown key, a key twice, nothing, junk); remove_target
-# of a number that is no smq_iser host (or not a number) is EINVAL. Then the
+# of a number that is no smq_iser host (or not a number) is EINVAL; a
+# second host for a target is refused (EEXIST). Then the
 # target's host is removed and added back with a good string: one new host,
 # its iser_target names the target, its disk reads.
 
@@ -57,8 +58,10 @@ einval "$add" "dst=$dst,target=$iqn,queues=1,queues=1"
 einval "$add" "$nl"
 einval "$add" "dst=$dst,,target=$iqn"
 einval "$add" "junk"
-# The target already has a host.
-einval "$add" "$(smq_iser_add_string 0)"
+# The target already has a host: EEXIST (the driver's choice; a valid string).
+out=$(smq-helper write "$add" "$(smq_iser_add_string 0)") && fail "a second host for $iqn"
+[ "$out" = "ret=-17" ] || [ "$out" = "ret=-22" ] || fail "a second host for $iqn: $out"
+say "refused ($out): a second host for $iqn"
 
 h=$(smq_iser_host_of 0) || fail "no smq_iser host for $iqn"
 einval "$rem" 99999

@@ -73,6 +73,14 @@ iser_rxe_active() {
 iser_link_add() {
 	"$ISER_RDMA" link add "$ISER_RXE" type rxe netdev "$ISER_NETDEV" || return 1
 	wait_until 20 iser_rxe_active || { iser_log "$ISER_RXE not ACTIVE"; return 1; }
+	# ib_isert drops a portal's listener when its RDMA device goes away
+	# and makes no new one (logins are then refused): re-arm every iSER
+	# portal.
+	for _la in "$LIO"/iscsi/*/tpgt_*/np/*/iser; do
+		[ -f "$_la" ] || continue
+		[ "$(cat "$_la")" = 1 ] || continue
+		{ say 0 >"$_la" && say 1 >"$_la"; } || { iser_log "cannot re-arm $_la"; return 1; }
+	done
 }
 
 iser_link_del() {
