@@ -8,7 +8,7 @@
 # private address. Source after common.sh.
 #
 #   iser_wire_up                 d0 (dummy) 10.0.0.1/24 up, rxe0 on it
-#   iser_wire_down               rxe0 and d0 gone
+#   iser_wire_down               rxe0 and d0 gone, RDMA modules unloaded
 #   iser_link_del / iser_link_add    delete / re-add rxe0 (connection loss:
 #                                every RDMA connection on it is torn down)
 #   iser_netdev_down / iser_netdev_up  d0 down / up (rxe0 stays; the port
@@ -48,10 +48,12 @@ iser_log() { say "iser: $*"; }
 
 # module_exists MODULE: the guest kernel has MODULE (built in or loadable).
 module_exists() {
-	[ -d "/sys/module/$1" ] && return 0
+	[ -d "/sys/module/$(say "$1" | tr - _)" ] && return 0
 	_me_d=/lib/modules/$(uname -r)
-	grep -Eq "(^|/)$1\.ko(\.[a-z]+)?:" "$_me_d/modules.dep" ||
-		grep -Eq "(^|/)$1\.ko" "$_me_d/modules.builtin" 2>/dev/null
+	# File names may have - where module names have _ (nvmet-rdma.ko).
+	_me_re=$(say "$1" | sed 's/[-_]/[-_]/g')
+	grep -Eq "(^|/)$_me_re\.ko(\.[a-z]+)?:" "$_me_d/modules.dep" ||
+		grep -Eq "(^|/)$_me_re\.ko" "$_me_d/modules.builtin" 2>/dev/null
 }
 
 # iser_mods_present [MODULE...]: true when this kernel has soft-RoCE and LIO's iSER
@@ -71,6 +73,14 @@ iser_rxe_active() {
 iser_link_add() {
 	"$ISER_RDMA" link add "$ISER_RXE" type rxe netdev "$ISER_NETDEV" || return 1
 	wait_until 20 iser_rxe_active || { iser_log "$ISER_RXE not ACTIVE"; return 1; }
+	# ib_isert drops a portal's listener when its RDMA device goes away
+	# and makes no new one (logins are then refused): re-arm every iSER
+	# portal.
+	for _la in "$LIO"/iscsi/*/tpgt_*/np/*/iser; do
+		[ -f "$_la" ] || continue
+		[ "$(cat "$_la")" = 1 ] || continue
+		{ say 0 >"$_la" && say 1 >"$_la"; } || { iser_log "cannot re-arm $_la"; return 1; }
+	done
 }
 
 iser_link_del() {
@@ -98,12 +108,17 @@ iser_wire_up() {
 	iser_log "wire up: $("$ISER_RDMA" link show "$ISER_RXE/1")"
 }
 
+# iser_wire_down: rxe0 and d0 gone, the RDMA modules unloaded (unload their
+# users, ib_isert, ib_iser, nvme_rdma..., first).
 iser_wire_down() {
-	iser_link_del
+	_wd_rc=0
+	iser_link_del || _wd_rc=1
 	if "$ISER_IPCMD" link show "$ISER_NETDEV" >/dev/null 2>&1; then
-		"$ISER_IPCMD" link delete "$ISER_NETDEV"
+		"$ISER_IPCMD" link delete "$ISER_NETDEV" || _wd_rc=1
 	fi
-	return 0
+	# shellcheck disable=SC2086 # module list
+	unload_modules $ISER_WIRE_MODS || _wd_rc=1
+	return "$_wd_rc"
 }
 
 lio_tpg() { say "$LIO/iscsi/$ISER_IQN$1/tpgt_1"; }
@@ -183,9 +198,9 @@ lio_down() {
 		done
 		rmdir "$_ld_h" || _ld_rc=1
 	done
+	# shellcheck disable=SC2086 # module list
+	unload_modules $ISER_TARGET_MODS || _ld_rc=1
 	iser_wire_down || _ld_rc=1
-	# shellcheck disable=SC2086 # module lists
-	unload_modules $ISER_TARGET_MODS $ISER_WIRE_MODS || _ld_rc=1
 	return "$_ld_rc"
 }
 
@@ -273,4 +288,52 @@ iscsi_target_disks() {
 			say "${_td_l##*:} ${_td_b##*/}"
 		done
 	done | sort -n | cut -d' ' -f2
+}
+
+# --- smq_iser (smq's initiator; tests/guest/targets/smq_iser.sh) ---
+# Its control files: SMQ_ISER_CTL/add_target takes
+#   dst=IP:PORT,target=IQN,queues=Q,queue_depth=D,cmd_per_lun=C
+# and makes one smq host logged in to IQN; SMQ_ISER_CTL/remove_target takes
+# that host's number N (/sys/class/smq_host/hostN, whose iser_target file
+# reads the IQN).
+SMQ_ISER_CTL=/sys/class/smq_iser/ctl
+
+# smq_iser_add_string K [Q D C]: the add_target string of LIO target K.
+smq_iser_add_string() {
+	say "dst=$ISER_IP:$ISER_PORT,target=$ISER_IQN$1,queues=${2:-1},queue_depth=${3:-128},cmd_per_lun=${4:-32}"
+}
+
+# smq_iser_hosts: the numbers of the smq hosts smq_iser made, ascending.
+smq_iser_hosts() {
+	for _sh in /sys/class/smq_host/host*; do
+		[ -e "$_sh/iser_target" ] && say "${_sh##*/host}"
+	done | sort -n
+}
+
+# smq_iser_host_of K: the number of the smq host logged in to target K.
+smq_iser_host_of() {
+	for _so in $(smq_iser_hosts); do
+		[ "$(cat "/sys/class/smq_host/host$_so/iser_target")" = "$ISER_IQN$1" ] &&
+			{ say "$_so"; return 0; }
+	done
+	return 1
+}
+
+# smq_host_disks N: host N's disks, in LUN order.
+smq_host_disks() {
+	for _hd in /sys/block/*; do
+		[ -e "$_hd/device" ] || continue
+		_hd_l=$(readlink -f "$_hd/device") || continue
+		_hd_l=${_hd_l##*/}
+		case "$_hd_l" in "$1":*) say "${_hd_l##*:} ${_hd##*/}" ;; esac
+	done | sort -n | cut -d' ' -f2
+}
+
+# smq_iser_remove_all: remove every smq_iser host (remove_target).
+smq_iser_remove_all() {
+	_ra_rc=0
+	for _ra in $(smq_iser_hosts); do
+		say "$_ra" >"$SMQ_ISER_CTL/remove_target" || _ra_rc=1
+	done
+	return "$_ra_rc"
 }
