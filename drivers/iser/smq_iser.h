@@ -86,6 +86,7 @@ enum smq_iser_conn_state {
 	SMQ_ISER_LOGIN,		/* connected, login PDUs only */
 	SMQ_ISER_UP,		/* full feature phase */
 	SMQ_ISER_FAILED,	/* lost: commands wait, recovery queued */
+	SMQ_ISER_LOGOUT,	/* logging out: no commands, the close expected */
 };
 
 /**

@@ -28,6 +28,8 @@ const char *smq_iser_state_name(enum smq_iser_conn_state s)
 		return "up";
 	case SMQ_ISER_FAILED:
 		return "failed";
+	case SMQ_ISER_LOGOUT:
+		return "logout";
 	}
 	return "?";
 }

@@ -120,7 +120,8 @@ static int smq_iser_mgmt_exchange(struct smq_iser_conn *conn,
 	if (!wait_event_timeout(conn->wait, !test_bit(0, &conn->ctrl_busy), tmo))
 		return -ETIMEDOUT;
 	spin_lock_bh(&conn->lock);
-	if (conn->state != SMQ_ISER_UP && conn->state != SMQ_ISER_LOGIN) {
+	if (conn->state != SMQ_ISER_UP && conn->state != SMQ_ISER_LOGIN &&
+	    conn->state != SMQ_ISER_LOGOUT) {
 		spin_unlock_bh(&conn->lock);
 		return -ENOTCONN;
 	}
@@ -351,16 +352,30 @@ static void smq_iser_build_logout(struct smq_iser_conn *conn, u8 *bhs, u32 itt,
  * smq_iser_logout - close the session politely
  * @conn: the connection (mgmt_mutex held); nothing happens unless it is up
  *
- * Waits a few seconds at most for the answer; the caller tears the
- * connection down afterwards either way.
+ * Sends a Logout (close the session) and waits a few seconds at most for
+ * the answer and for the target to close the connection, as RFC 7143 has
+ * it: tearing down before the target's own close races LIO's logout
+ * handling.  The caller tears the connection down afterwards either way.
  */
 void smq_iser_logout(struct smq_iser_conn *conn)
 {
+	int ret;
+
 	lockdep_assert_held(&conn->mgmt_mutex);
-	if (READ_ONCE(conn->state) != SMQ_ISER_UP)
+	spin_lock_bh(&conn->lock);
+	if (conn->state != SMQ_ISER_UP) {
+		spin_unlock_bh(&conn->lock);
 		return;
-	smq_iser_mgmt_exchange(conn, smq_iser_build_logout, NULL, 0,
-			       SMQ_ISER_LOGOUT_TIMEOUT, 0);
+	}
+	/* From now on a close is expected, not a loss to recover from. */
+	conn->state = SMQ_ISER_LOGOUT;
+	spin_unlock_bh(&conn->lock);
+	reinit_completion(&conn->cm_done);
+	ret = smq_iser_mgmt_exchange(conn, smq_iser_build_logout, NULL, 0,
+				     SMQ_ISER_LOGOUT_TIMEOUT, 0);
+	if (ret == SMQ_ISCSI_LOGOUT_RSP_OK)
+		wait_for_completion_timeout(&conn->cm_done,
+					    SMQ_ISER_LOGOUT_TIMEOUT);
 }
 
 struct smq_iser_tmf_arg {

@@ -305,9 +305,11 @@ class IserBs(Seed002Bs):
              "LUNs 1, 4; initiators 1, 2.")
     MODES = [
         ("mq", "smq_iser mq",
-         lambda n, k: smq_iser(mq=True, luns=n, queues=k, sched="none")),
+         lambda n, k: smq_iser(mq=True, luns=n, queues=k, qd=128, cmd_per_lun=128,
+                              sched="none")),
         ("legacy", "smq_iser legacy",
-         lambda n, k: smq_iser(mq=False, luns=n, queues=k, sched="noop")),
+         lambda n, k: smq_iser(mq=False, luns=n, queues=k, qd=128, cmd_per_lun=128,
+                              sched="noop")),
         ("ib_iser", "ib_iser", lambda n, k: ib_iser(luns=n, sessions=k, sched="none")),
     ]
     RATIO_TO = ["legacy", "ib_iser"]
@@ -993,9 +995,9 @@ class IserMq(Experiment):
     QD = 128
     MODES = [
         ("smq_iser q1", "smq_iser mq, 1 queue",
-         lambda: smq_iser(queues=1, qd=IserMq.QD, sched="none")),
+         lambda: smq_iser(queues=1, qd=IserMq.QD, cmd_per_lun=IserMq.QD, sched="none")),
         ("smq_iser q2", "smq_iser mq, 2 queues",
-         lambda: smq_iser(queues=2, qd=IserMq.QD, sched="none")),
+         lambda: smq_iser(queues=2, qd=IserMq.QD, cmd_per_lun=IserMq.QD, sched="none")),
         ("nvme_rdma q1", "nvme_rdma, 1 queue",
          lambda: nvme_rdma(queues=1, qd=IserMq.QD)),
         ("nvme_rdma q2", "nvme_rdma, 2 queues",
