@@ -109,6 +109,7 @@ enum smq_iser_conn_state {
  *	(conn->lock)
  * @forgotten: the error handler took the command back: release it
  *	without completing it (conn->lock)
+ * @remote_inv: the target invalidated @mr with its response (conn->lock)
  */
 struct smq_iser_task {
 	struct ib_cqe send_cqe;
@@ -126,6 +127,7 @@ struct smq_iser_task {
 	u16 gen;
 	bool rsp;
 	bool forgotten;
+	bool remote_inv;
 };
 
 /**
@@ -252,7 +254,8 @@ struct smq_iser_conn {
  * @conns: @opts.queues sessions
  * @entry: in the driver's host list
  * @removing: remove_target or rmmod started: no reconnect, commands fail
- * @dev: the host's parent device
+ * @drop_rsp: SCSI Responses still to drop as if lost (fault injection,
+ *	hostN/iser_drop_responses): their commands time out
  */
 struct smq_iser_host {
 	struct smq_scsi_host *shost;
@@ -260,7 +263,7 @@ struct smq_iser_host {
 	struct smq_iser_conn *conns;
 	struct list_head entry;
 	bool removing;
-	struct device dev;
+	atomic_t drop_rsp;
 };
 
 /**

@@ -264,6 +264,7 @@ int smq_iser_queuecommand(struct smq_scsi_host *shost,
 	t->cmd = cmd;
 	t->rsp = false;
 	t->forgotten = false;
+	t->remote_inv = false;
 	t->itt = smq_iser_task_itt(t);
 	t->cmdsn = conn->cmdsn;
 	atomic_set(&t->ref, 2);
@@ -337,10 +338,16 @@ static void smq_iser_scsi_rsp(struct smq_iser_conn *conn,
 			 conn->ihost->shost->host_no, p->itt);
 		return;
 	}
+	t->remote_inv = t->mr && (wc->wc_flags & IB_WC_WITH_INVALIDATE) &&
+			wc->ex.invalidate_rkey == t->mr->rkey;
+	if (unlikely(atomic_add_unless(&conn->ihost->drop_rsp, -1, 0))) {
+		/* Injected loss: the command times out, the EH takes over. */
+		spin_unlock_bh(&conn->lock);
+		return;
+	}
 	t->rsp = true;
 	smq_iser_set_result(t->cmd, p);
-	if (t->mr && !((wc->wc_flags & IB_WC_WITH_INVALIDATE) &&
-		       wc->ex.invalidate_rkey == t->mr->rkey))
+	if (t->mr && !t->remote_inv)
 		smq_iser_post_inv(conn, t);
 	spin_unlock_bh(&conn->lock);
 	smq_iser_task_put(t);
@@ -540,7 +547,8 @@ int smq_iser_forget_task(struct smq_iser_conn *conn,
 	if (!task->rsp) {
 		task->rsp = true;
 		drop = true;
-		if (task->mr && conn->state == SMQ_ISER_UP)
+		if (task->mr && !task->remote_inv &&
+		    conn->state == SMQ_ISER_UP)
 			smq_iser_post_inv(conn, task);
 	}
 	spin_unlock_bh(&conn->lock);

@@ -450,11 +450,36 @@ static ssize_t iser_replacement_timeout_store(struct device *dev,
 }
 static DEVICE_ATTR_RW(iser_replacement_timeout);
 
+static ssize_t iser_drop_responses_show(struct device *dev,
+					struct device_attribute *attr,
+					char *buf)
+{
+	return sysfs_emit(buf, "%d\n",
+			  atomic_read(&smq_iser_dev_host(dev)->drop_rsp));
+}
+
+static ssize_t iser_drop_responses_store(struct device *dev,
+					 struct device_attribute *attr,
+					 const char *buf, size_t count)
+{
+	unsigned int v;
+
+	if (kstrtouint(buf, 10, &v) || v > 100000) {
+		pr_err("iser_drop_responses: '%.*s': must be 0..100000\n",
+		       (int)strcspn(buf, "\n"), buf);
+		return -EINVAL;
+	}
+	atomic_set(&smq_iser_dev_host(dev)->drop_rsp, v);
+	return count;
+}
+static DEVICE_ATTR_RW(iser_drop_responses);
+
 static struct attribute *smq_iser_shost_attrs[] = {
 	&dev_attr_iser_target.attr,
 	&dev_attr_iser_portal.attr,
 	&dev_attr_iser_sessions.attr,
 	&dev_attr_iser_replacement_timeout.attr,
+	&dev_attr_iser_drop_responses.attr,
 	NULL,
 };
 
