@@ -434,17 +434,27 @@ static ssize_t iser_replacement_timeout_show(struct device *dev,
 			  READ_ONCE(smq_iser_dev_host(dev)->opts.replacement_timeout));
 }
 
+/* A host attribute's integer in [@min, @max], or -EINVAL with one log line. */
+static int smq_iser_attr_int(const char *name, const char *buf, int min,
+			     int max, int *v)
+{
+	if (kstrtoint(buf, 10, v) || *v < min || *v > max) {
+		pr_err("%s: '%.*s': must be %d..%d\n", name,
+		       (int)strcspn(buf, "\n"), buf, min, max);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static ssize_t iser_replacement_timeout_store(struct device *dev,
 					      struct device_attribute *attr,
 					      const char *buf, size_t count)
 {
-	int v;
+	int v, ret;
 
-	if (kstrtoint(buf, 10, &v) || v < -1 || v > 3600) {
-		pr_err("iser_replacement_timeout: '%.*s': must be -1..3600\n",
-		       (int)strcspn(buf, "\n"), buf);
-		return -EINVAL;
-	}
+	ret = smq_iser_attr_int(attr->attr.name, buf, -1, 3600, &v);
+	if (ret)
+		return ret;
 	WRITE_ONCE(smq_iser_dev_host(dev)->opts.replacement_timeout, v);
 	return count;
 }
@@ -462,13 +472,11 @@ static ssize_t iser_drop_responses_store(struct device *dev,
 					 struct device_attribute *attr,
 					 const char *buf, size_t count)
 {
-	unsigned int v;
+	int v, ret;
 
-	if (kstrtouint(buf, 10, &v) || v > 100000) {
-		pr_err("iser_drop_responses: '%.*s': must be 0..100000\n",
-		       (int)strcspn(buf, "\n"), buf);
-		return -EINVAL;
-	}
+	ret = smq_iser_attr_int(attr->attr.name, buf, 0, 100000, &v);
+	if (ret)
+		return ret;
 	atomic_set(&smq_iser_dev_host(dev)->drop_rsp, v);
 	return count;
 }

@@ -25,8 +25,9 @@
 #                                (disable drops its sessions, refuses logins)
 #   lio_portal_del K / lio_portal_add K      remove / re-create K's portal
 #   iscsi_peer_up                /etc/iscsi, ib_iser, iscsid running
-#   iscsi_peer_login QD          discover over iSER, set queue_depth and
-#                                cmds_max, log in to every target
+#   iscsi_peer_login QD [SESSIONS]  discover over iSER, set queue_depth,
+#                                cmds_max and nr_sessions (1), log in to
+#                                every target (SESSIONS sessions each)
 #   iscsi_peer_down              log out, forget nodes, stop iscsid, unload
 #   iscsi_target_disks K         target K's disks (iSCSI sessions), LUN order
 
@@ -252,8 +253,9 @@ pow2_ceil() {
 	say "$_p2"
 }
 
-iscsi_peer_login() { # QD
+iscsi_peer_login() { # QD [SESSIONS]
 	iscsiadm -m discovery -t st -p "$ISER_IP:$ISER_PORT" -I iser || return 1
+	iscsiadm -m node -o update -n node.session.nr_sessions -v "${2:-1}" || return 1
 	iscsiadm -m node -o update -n node.session.queue_depth -v "$1" || return 1
 	iscsiadm -m node -o update -n node.session.cmds_max -v "$(pow2_ceil "$1")" || return 1
 	iscsiadm -m node -L all
@@ -327,6 +329,31 @@ smq_host_disks() {
 		_hd_l=${_hd_l##*/}
 		case "$_hd_l" in "$1":*) say "${_hd_l##*:} ${_hd##*/}" ;; esac
 	done | sort -n | cut -d' ' -f2
+}
+
+# smq_iser_target_disks K: the disks of the smq host logged in to target K.
+smq_iser_target_disks() {
+	_stk_h=$(smq_iser_host_of "$1") || return 1
+	smq_host_disks "$_stk_h"
+}
+
+# iser_target_devs N LISTFN: DEVS = the disks "LISTFN K" lists for the
+# targets K = 0..N-1, target by target, as /dev paths, and DEV the first;
+# false while a listed disk has no /dev node yet or LISTFN fails.
+iser_target_devs() {
+	DEVS=
+	_td_k=0
+	while [ "$_td_k" -lt "$1" ]; do
+		_td_l=$("$2" "$_td_k") || return 1
+		for _td_d in $_td_l; do
+			[ -b "/dev/$_td_d" ] || return 1
+			DEVS="$DEVS /dev/$_td_d"
+		done
+		_td_k=$((_td_k + 1))
+	done
+	DEVS=${DEVS# }
+	# shellcheck disable=SC2034 # the callers' DEV (target scripts)
+	DEV=${DEVS%% *}
 }
 
 # smq_iser_remove_all: remove every smq_iser host (remove_target).

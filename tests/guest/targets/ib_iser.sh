@@ -7,6 +7,8 @@
 # (tests/guest/lib/iser.sh). Parameters (spec ib_iser:VAR=VALUE,...):
 #   TARGETS  LIO targets iqn.2026-12.org.smq:tgtK = iSCSI sessions (1)
 #   LUNS     LUNs per target (1)               SIZE_MB  each LUN's size (256)
+#   SESSIONS sessions to each target (1; node.session.nr_sessions): every
+#            LUN appears once per session
 #   QD       node.session.queue_depth (128); cmds_max is QD rounded up to a
 #            power of 2
 #   CMDSN    the targets' default_cmdsn_depth (128)
@@ -27,25 +29,15 @@ target_up() {
 	iser_wire_up || return 1
 	lio_iser_up "$_ii_n" "$_ii_m" "$_ii_mode" "$_ii_mb" "${TARGET_CMDSN:-128}" || return 1
 	iscsi_peer_up || return 1
-	iscsi_peer_login "${TARGET_QD:-128}" || return 1
-	_ii_want=$((_ii_n * _ii_m))
+	iscsi_peer_login "${TARGET_QD:-128}" "${TARGET_SESSIONS:-1}" || return 1
+	_ii_want=$((_ii_n * _ii_m * ${TARGET_SESSIONS:-1}))
 	_ii_t=300
-	while :; do
-		DEVS=
-		_ii_k=0
-		while [ "$_ii_k" -lt "$_ii_n" ]; do
-			for _ii_d in $(iscsi_target_disks "$_ii_k"); do
-				[ -b "/dev/$_ii_d" ] && DEVS="$DEVS /dev/$_ii_d"
-			done
-			_ii_k=$((_ii_k + 1))
-		done
-		[ "$(say "$DEVS" | wc -w)" -ge "$_ii_want" ] && break
+	until iser_target_devs "$_ii_n" iscsi_target_disks &&
+		[ "$(say "$DEVS" | wc -w)" -ge "$_ii_want" ]; do
 		_ii_t=$((_ii_t - 1))
-		[ "$_ii_t" -gt 0 ] || { say "only$DEVS of $_ii_want iSER disks appeared"; return 1; }
+		[ "$_ii_t" -gt 0 ] || { say "only $DEVS of $_ii_want iSER disks appeared"; return 1; }
 		sleep 0.1
 	done
-	DEVS=${DEVS# }
-	DEV=${DEVS%% *}
 	say "ib_iser: sessions $(iscsiadm -m session 2>&1 | tr '\n' ';'), disks $DEVS"
 	DEV_SIZE_BYTES=$((_ii_mb * 1048576))
 	DEV_LBS=512

@@ -46,17 +46,8 @@ target_up() {
 	wait_for_new_disks "$_si_before" $((_si_n * _si_m)) 60 ||
 		{ say "not all smq_iser disks appeared"; return 1; }
 	# Target by target, LUN by LUN.
-	DEVS=
-	_si_k=0
-	while [ "$_si_k" -lt "$_si_n" ]; do
-		_si_h=$(smq_iser_host_of "$_si_k") || { say "no smq host for target $_si_k"; return 1; }
-		for _si_d in $(smq_host_disks "$_si_h"); do
-			DEVS="$DEVS /dev/$_si_d"
-		done
-		_si_k=$((_si_k + 1))
-	done
-	DEVS=${DEVS# }
-	DEV=${DEVS%% *}
+	iser_target_devs "$_si_n" smq_iser_target_disks ||
+		{ say "no smq host or disk for some target"; return 1; }
 	# shellcheck disable=SC2086 # the disk list
 	smq_select_sched $DEVS || return 1
 	say "smq_iser: hosts $(smq_iser_hosts | tr '\n' ' '), disks $DEVS"
