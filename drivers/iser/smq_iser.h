@@ -204,6 +204,10 @@ struct smq_iser_ctrl {
  * @reconnects: successful logins after the first
  * @attempts: failed logins since the connection was lost
  * @ctrl_seq: ITT sequence of control PDUs
+ * @busy_window: commands sent back busy: CmdSN window closed or their
+ *	slot still held (conn->lock)
+ * @busy_reg: busy: no registration (mapping or MR pool) (conn->lock)
+ * @busy_post: busy: the send queue refused the post (conn->lock)
  */
 struct smq_iser_conn {
 	struct smq_iser_host *ihost;
@@ -245,6 +249,9 @@ struct smq_iser_conn {
 	unsigned int reconnects;
 	unsigned int attempts;
 	u32 ctrl_seq;
+	unsigned long busy_window;
+	unsigned long busy_reg;
+	unsigned long busy_post;
 };
 
 /**

@@ -250,11 +250,13 @@ int smq_iser_queuecommand(struct smq_scsi_host *shost,
 	}
 	if (unlikely(!smq_iscsi_window_open(&conn->win, conn->cmdsn) ||
 		     t->cmd)) {
+		conn->busy_window++;
 		spin_unlock_bh(&conn->lock);
 		return SMQ_MLQUEUE_HOST_BUSY;
 	}
 	if (cmd->transfer_len && cmd->sc_data_direction != DMA_NONE) {
 		if (smq_iser_reg_data(conn, t, cmd, &reg)) {
+			conn->busy_reg++;
 			spin_unlock_bh(&conn->lock);
 			return SMQ_MLQUEUE_HOST_BUSY;
 		}
@@ -284,6 +286,7 @@ int smq_iser_queuecommand(struct smq_scsi_host *shost,
 	ret = ib_post_send(conn->qp, first, NULL);
 	if (unlikely(ret)) {
 		t->cmd = NULL;
+		conn->busy_post++;
 		spin_unlock_bh(&conn->lock);
 		if (t->mr) {
 			ib_mr_pool_put(conn->qp, &conn->qp->rdma_mrs, t->mr);

@@ -416,10 +416,11 @@ static ssize_t iser_sessions_show(struct device *dev,
 
 		spin_lock_bh(&c->lock);
 		len += sysfs_emit_at(buf, len,
-				     "%u %s isid %6phN tsih %u cmdsn %u expcmdsn %u maxcmdsn %u reconnects %u\n",
+				     "%u %s isid %6phN tsih %u cmdsn %u expcmdsn %u maxcmdsn %u busy %lu/%lu/%lu reconnects %u\n",
 				     i, smq_iser_state_name(c->state), c->isid,
 				     c->tsih, c->cmdsn, c->win.expcmdsn,
-				     c->win.maxcmdsn, c->reconnects);
+				     c->win.maxcmdsn, c->busy_window, c->busy_reg,
+				     c->busy_post, c->reconnects);
 		spin_unlock_bh(&c->lock);
 	}
 	return len;
