@@ -254,7 +254,16 @@ pow2_ceil() {
 }
 
 iscsi_peer_login() { # QD [SESSIONS]
-	iscsiadm -m discovery -t st -p "$ISER_IP:$ISER_PORT" -I iser || return 1
+	# open-iscsi's SendTargets over iSER times out now and then right after
+	# a previous setup's teardown (seen in make check: "Discovery session
+	# ... timed out", then iscsiadm crashed); a second try succeeds.
+	_pl_n=0
+	until iscsiadm -m discovery -t st -p "$ISER_IP:$ISER_PORT" -I iser; do
+		_pl_n=$((_pl_n + 1))
+		[ "$_pl_n" -lt 3 ] || return 1
+		iser_log "discovery failed, trying again ($_pl_n)"
+		sleep 1
+	done
 	iscsiadm -m node -o update -n node.session.nr_sessions -v "${2:-1}" || return 1
 	iscsiadm -m node -o update -n node.session.queue_depth -v "$1" || return 1
 	iscsiadm -m node -o update -n node.session.cmds_max -v "$(pow2_ceil "$1")" || return 1
