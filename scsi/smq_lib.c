@@ -476,8 +476,8 @@ static void smq_scsi_queue_full(struct smq_scsi_device *sdev)
  * after queue_ramp_up_period without TASK SET FULL, up to the depth the
  * driver or user set (Linux's scsi_handle_queue_ramp_up()).
  */
-static void smq_scsi_ramp_up(struct smq_scsi_device *sdev,
-			     struct smq_queue *q)
+static void smq_scsi_ramp_up_slow(struct smq_scsi_device *sdev,
+				  struct smq_queue *q)
 {
 	unsigned long period = READ_ONCE(sdev->queue_ramp_up_period);
 	unsigned long now = jiffies;
@@ -491,6 +491,15 @@ static void smq_scsi_ramp_up(struct smq_scsi_device *sdev,
 		WRITE_ONCE(sdev->queue_depth, depth + 1);
 		smq_run_hw_queues(q, true);
 	}
+}
+
+/* A command succeeded: raise a lowered LUN depth again, now and then. */
+static inline void smq_scsi_ramp_up(struct smq_scsi_device *sdev,
+				    struct smq_queue *q)
+{
+	if (unlikely(READ_ONCE(sdev->queue_depth) <
+		     READ_ONCE(sdev->max_queue_depth)))
+		smq_scsi_ramp_up_slow(sdev, q);
 }
 
 /*
@@ -526,29 +535,40 @@ static bool smq_scsi_partial(struct smq_scsi_cmnd *cmd,
 	return false;
 }
 
-/**
- * smq_scsi_finish_command - end, retry or fail a finished command
- * @cmd: command whose request this context owns (claimed by completion or
- *	by the error handler), with result, resid and sense set
- *
- * Any context.
+/*
+ * The end every command that ends for good shares: the command is kept
+ * only across our own retries (the block layer may run the request again
+ * as another step: a flush sequence switches its operation, which needs a
+ * fresh command), host slots freed rerun LUNs that waited for one.
  */
-void smq_scsi_finish_command(struct smq_scsi_cmnd *cmd)
+static void smq_scsi_end_cmd(struct smq_scsi_cmnd *cmd, blk_status_t status)
+{
+	struct smq_request *rq = smq_scsi_cmd_to_rq(cmd);
+
+	smq_scsi_run_starved(cmd->device->host);
+	rq->rq_flags &= ~SMQ_RQF_DONTPREP;
+	smq_scsi_free_sgl(cmd);
+	smq_end_request(rq, status);
+}
+
+/*
+ * GOOD with every byte transferred (host byte DID_OK, SAM status GOOD, no
+ * residual): the disposition is SMQ_DISP_OK and the disk has nothing to
+ * decide, so none of that is looked at.
+ */
+static bool smq_scsi_cmd_good(const struct smq_scsi_cmnd *cmd, bool passthrough)
+{
+	return !cmd->result && (!cmd->resid || passthrough);
+}
+
+/* The slow path of smq_scsi_finish_command(): anything but plain GOOD. */
+static void smq_scsi_finish_error(struct smq_scsi_cmnd *cmd, bool passthrough)
 {
 	struct smq_request *rq = smq_scsi_cmd_to_rq(cmd);
 	struct smq_scsi_device *sdev = cmd->device;
-	struct smq_scsi_host *shost = sdev->host;
-	bool passthrough = smq_rq_is_passthrough(rq);
 	unsigned int good = UINT_MAX;
 	enum smq_disposition disp;
 	blk_status_t status;
-
-	clear_bit(SMQ_SCMD_STATE_INFLIGHT, &cmd->state);
-	atomic_inc(&sdev->iodone_cnt);
-	if (cmd->result)
-		atomic_inc(&sdev->ioerr_cnt);
-	if (!shost->use_blk_mq)
-		smq_legacy_host_unbusy(shost);
 
 	disp = smq_scsi_decide(cmd->cmnd[0], smq_host_byte(cmd->result),
 			       smq_status_byte(cmd->result), cmd->sense_buffer,
@@ -570,9 +590,7 @@ void smq_scsi_finish_command(struct smq_scsi_cmnd *cmd)
 
 	switch (disp) {
 	case SMQ_DISP_OK:
-		if (unlikely(READ_ONCE(sdev->queue_depth) <
-			     READ_ONCE(sdev->max_queue_depth)))
-			smq_scsi_ramp_up(sdev, rq->q);
+		smq_scsi_ramp_up(sdev, rq->q);
 		break;
 	case SMQ_DISP_RETRY:
 		if (cmd->retries < cmd->allowed &&
@@ -592,7 +610,7 @@ void smq_scsi_finish_command(struct smq_scsi_cmnd *cmd)
 			if (sam == SMQ_SAM_STAT_TASK_SET_FULL)
 				smq_scsi_queue_full(sdev);
 			/* The LUN is busy: try again a little later. */
-			smq_scsi_run_starved(shost);
+			smq_scsi_run_starved(sdev->host);
 			smq_requeue_request(rq, false);
 			smq_kick_requeue_list(rq->q, SMQ_QUEUE_BUSY_DELAY_MS);
 			return;
@@ -603,21 +621,42 @@ void smq_scsi_finish_command(struct smq_scsi_cmnd *cmd)
 	}
 	if (status != BLK_STS_OK && !passthrough)
 		smq_log_failure(cmd, disp, status);
-	/* Host slots freed: rerun LUNs that waited for one. */
-	smq_scsi_run_starved(shost);
-	/*
-	 * The command is kept only across our own retries: the block layer
-	 * may run the request again as another step (a flush sequence
-	 * switches its operation), which needs a fresh command.
-	 */
-	rq->rq_flags &= ~SMQ_RQF_DONTPREP;
-	smq_scsi_free_sgl(cmd);
-	smq_end_request(rq, status);
+	smq_scsi_end_cmd(cmd, status);
 	return;
 
 requeue:
-	smq_scsi_run_starved(shost);
+	smq_scsi_run_starved(sdev->host);
 	smq_requeue_request(rq, true);
+}
+
+/**
+ * smq_scsi_finish_command - end, retry or fail a finished command
+ * @cmd: command whose request this context owns (claimed by completion or
+ *	by the error handler), with result, resid and sense set
+ *
+ * Any context.  A command that ended GOOD with all its data ends here at
+ * once; anything else is decided by smq_scsi_finish_error().
+ */
+void smq_scsi_finish_command(struct smq_scsi_cmnd *cmd)
+{
+	struct smq_request *rq = smq_scsi_cmd_to_rq(cmd);
+	struct smq_scsi_device *sdev = cmd->device;
+	struct smq_scsi_host *shost = sdev->host;
+	bool passthrough = smq_rq_is_passthrough(rq);
+
+	clear_bit(SMQ_SCMD_STATE_INFLIGHT, &cmd->state);
+	atomic_inc(&sdev->iodone_cnt);
+	if (cmd->result)
+		atomic_inc(&sdev->ioerr_cnt);
+	if (!shost->use_blk_mq)
+		smq_legacy_host_unbusy(shost);
+
+	if (unlikely(!smq_scsi_cmd_good(cmd, passthrough))) {
+		smq_scsi_finish_error(cmd, passthrough);
+		return;
+	}
+	smq_scsi_ramp_up(sdev, rq->q);
+	smq_scsi_end_cmd(cmd, BLK_STS_OK);
 }
 
 static void smq_scsi_complete(struct smq_request *rq)
@@ -640,6 +679,58 @@ void smq_scsi_done(struct smq_scsi_cmnd *cmd)
 	smq_complete_request(smq_scsi_cmd_to_rq(cmd));
 }
 EXPORT_SYMBOL_GPL(smq_scsi_done);
+
+/*
+ * The end of a completion batch of commands that ended GOOD with all their
+ * data (smq_scsi_done_batch()): what smq_scsi_finish_command() does for
+ * each, with the host's starved LUNs run once per host, then the block
+ * layer ends the requests together.
+ */
+static void smq_scsi_complete_batch(struct smq_comp_batch *b)
+{
+	struct smq_scsi_host *shost = NULL;
+	struct smq_request *rq;
+
+	list_for_each_entry(rq, &b->list, queuelist) {
+		struct smq_scsi_cmnd *cmd = smq_rq_to_pdu(rq);
+		struct smq_scsi_device *sdev = cmd->device;
+
+		clear_bit(SMQ_SCMD_STATE_INFLIGHT, &cmd->state);
+		atomic_inc(&sdev->iodone_cnt);
+		smq_scsi_ramp_up(sdev, rq->q);
+		rq->rq_flags &= ~SMQ_RQF_DONTPREP;
+		smq_scsi_free_sgl(cmd);
+		if (sdev->host != shost) {
+			if (shost)
+				smq_scsi_run_starved(shost);
+			shost = sdev->host;
+		}
+	}
+	if (shost)
+		smq_scsi_run_starved(shost);
+	smq_end_request_batch(b);
+}
+
+/**
+ * smq_scsi_done_batch - the driver finished a command, in a completion pass
+ * @cmd: a command ->queuecommand accepted, with result (and resid, sense)
+ * @b: the pass's batch, ended with smq_comp_batch_flush()
+ *
+ * As smq_scsi_done(), but a command that ended GOOD with all its data on
+ * a multiqueue host ends with the rest of the batch; any other outcome is
+ * finished at once.
+ */
+void smq_scsi_done_batch(struct smq_scsi_cmnd *cmd, struct smq_comp_batch *b)
+{
+	if (unlikely(test_bit(SMQ_SCMD_STATE_EH, &cmd->state)) ||
+	    !smq_scsi_cmd_good(cmd, false) || !cmd->device->host->use_blk_mq) {
+		smq_scsi_done(cmd);
+		return;
+	}
+	smq_complete_request_batch(smq_scsi_cmd_to_rq(cmd), b,
+				   smq_scsi_complete_batch);
+}
+EXPORT_SYMBOL_GPL(smq_scsi_done_batch);
 
 /**
  * smq_scsi_done_gen - the driver finished one incarnation of a command
