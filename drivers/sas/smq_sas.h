@@ -563,6 +563,7 @@ void smq_sas_request_sense(struct smq_sas_host *host,
 			   struct smq_scsi_cmnd *scmd);
 
 /* smq_sas_opcodes.c: the command table, REPORT SUPPORTED OPERATION CODES */
+int smq_sas_opcodes_check(void);
 const struct smq_sas_opcode *smq_sas_opcode_find(const u8 *cdb,
 						 unsigned int len,
 						 u16 *asc_ascq);

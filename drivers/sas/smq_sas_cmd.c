@@ -375,16 +375,29 @@ static bool smq_sas_any_lun_cmd(struct smq_sas_host *host,
 	return true;
 }
 
-/* A command to an existing LUN; its result is set. */
-static void smq_sas_lun_cmd(struct smq_sas_lun *lun, struct smq_scsi_cmnd *scmd)
+/*
+ * A command to an existing LUN; its result is set.  One look-up in the
+ * command table serves both kinds of handler (an unknown opcode or a bad
+ * field always comes with its additional sense).
+ */
+static void smq_sas_lun_cmd(struct smq_sas_host *host, struct smq_sas_lun *lun,
+			    struct smq_scsi_cmnd *scmd)
 {
 	const struct smq_sas_opcode *op;
 	u16 asc;
 
 	op = smq_sas_opcode_find(scmd->cmnd, scmd->cmd_len, &asc);
-	if (asc || !op->lun_fn) {
+	if (unlikely(asc)) {
+		smq_sas_check_condition(scmd, SMQ_SK_ILLEGAL_REQUEST, asc);
+		return;
+	}
+	if (op->any_fn) {
+		op->any_fn(host, &lun->info, false, scmd);
+		return;
+	}
+	if (unlikely(!op->lun_fn)) {
 		smq_sas_check_condition(scmd, SMQ_SK_ILLEGAL_REQUEST,
-					asc ?: SMQ_ASC_INVALID_OPCODE);
+					SMQ_ASC_INVALID_OPCODE);
 		return;
 	}
 	op->lun_fn(lun, scmd);
@@ -421,9 +434,7 @@ void smq_sas_execute(struct smq_sas_host *host, struct smq_scsi_cmnd *scmd)
 		struct smq_sas_lun *lun;
 
 		lun = &host->luns[sdev->id * cfg->max_luns + l];
-
-		if (!smq_sas_any_lun_cmd(host, scmd, &lun->info, false))
-			smq_sas_lun_cmd(lun, scmd);
+		smq_sas_lun_cmd(host, lun, scmd);
 		return;
 	}
 

@@ -243,6 +243,9 @@ static int __init smq_sas_init(void)
 	ret = smq_sas_check_params();
 	if (ret)
 		return ret;
+	ret = smq_sas_opcodes_check();
+	if (ret)
+		return ret;
 
 	ret = smq_sas_root_init();
 	if (ret)

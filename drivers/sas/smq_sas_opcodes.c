@@ -10,6 +10,8 @@
  * field, or one the emulation does not implement: protection, NACA) ends
  * the command with INVALID FIELD IN CDB before its handler runs.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/scatterlist.h>
 #include <smq/scsi.h>
 #include <smq/cdb.h>
@@ -101,23 +103,59 @@ static const struct smq_sas_opcode smq_sas_opcodes[] = {
 #undef LUN_SA
 #undef ANY
 
-/* The entry for @opcode (and @sa when the opcode has service actions). */
+/*
+ * The entry for @opcode (and @sa when the opcode has service actions): a
+ * binary search for the table's first entry of @opcode (the table is
+ * sorted, smq_sas_opcodes_check()), then its service actions in order.
+ */
 static const struct smq_sas_opcode *smq_sas_opcode_lookup(u8 opcode, u8 sa,
 							  bool *known)
 {
-	unsigned int i;
+	unsigned int lo = 0, hi = ARRAY_SIZE(smq_sas_opcodes);
 
-	*known = false;
-	for (i = 0; i < ARRAY_SIZE(smq_sas_opcodes); i++) {
-		const struct smq_sas_opcode *op = &smq_sas_opcodes[i];
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (smq_sas_opcodes[mid].opcode < opcode)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*known = lo < ARRAY_SIZE(smq_sas_opcodes) &&
+		 smq_sas_opcodes[lo].opcode == opcode;
+	for (; lo < ARRAY_SIZE(smq_sas_opcodes); lo++) {
+		const struct smq_sas_opcode *op = &smq_sas_opcodes[lo];
 
 		if (op->opcode != opcode)
-			continue;
-		*known = true;
+			break;
 		if (!op->has_sa || op->sa == sa)
 			return op;
 	}
 	return NULL;
+}
+
+/**
+ * smq_sas_opcodes_check - is the command table sorted as the look-up needs?
+ *
+ * Return: 0, or -EINVAL (with a pr_err naming the first entry out of order).
+ */
+int smq_sas_opcodes_check(void)
+{
+	unsigned int i;
+
+	for (i = 1; i < ARRAY_SIZE(smq_sas_opcodes); i++) {
+		const struct smq_sas_opcode *a = &smq_sas_opcodes[i - 1];
+		const struct smq_sas_opcode *b = &smq_sas_opcodes[i];
+
+		if (a->opcode < b->opcode ||
+		    (a->opcode == b->opcode && a->has_sa && b->has_sa &&
+		     a->sa < b->sa))
+			continue;
+		pr_err("command table: entry %u (opcode 0x%02x sa 0x%02x) out of order\n",
+		       i, b->opcode, b->sa);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /* Does @cdb set only bits its usage data allows? */
