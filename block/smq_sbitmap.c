@@ -328,6 +328,40 @@ void smq_sbitmap_clear(struct smq_sbitmap *sb, unsigned int nr)
 }
 
 /**
+ * smq_sbitmap_clear_batch() - free several bits taken by smq_sbitmap_get()
+ * @sb: bitmap.
+ * @nrs: the bits, each once, in any order.
+ * @n: entries in @nrs.
+ *
+ * As smq_sbitmap_clear() for each, with one atomic OR per run of bits in
+ * the same word and one release barrier for all.
+ */
+void smq_sbitmap_clear_batch(struct smq_sbitmap *sb, const unsigned int *nrs,
+			     unsigned int n)
+{
+	unsigned int mask_bits = smq_sb_bpw(sb) - 1;
+	unsigned long mask = 0;
+	unsigned int idx = 0, i;
+
+	/* Release: pairs with the acquire of test_and_set_bit_lock(). */
+	smp_mb__before_atomic();
+	for (i = 0; i < n; i++) {
+		unsigned int w = nrs[i] >> sb->shift;
+
+		if (WARN_ON_ONCE(w >= sb->max_map_nr))
+			continue;
+		if (mask && w != idx) {
+			atomic_long_or(mask, (atomic_long_t *)&sb->map[idx].cleared);
+			mask = 0;
+		}
+		idx = w;
+		mask |= BIT(nrs[i] & mask_bits);
+	}
+	if (mask)
+		atomic_long_or(mask, (atomic_long_t *)&sb->map[idx].cleared);
+}
+
+/**
  * smq_sbitmap_set_bit() - set a bit directly (bitmap used as a set)
  * @sb: bitmap.
  * @nr: bit below the depth.
@@ -703,6 +737,32 @@ void smq_sbq_clear(struct smq_sbitmap_queue *sbq, unsigned int nr,
 	if (hint && likely(!sbq->sb.round_robin) &&
 	    nr < READ_ONCE(sbq->sb.depth))
 		WRITE_ONCE(*hint, nr);
+}
+
+/**
+ * smq_sbq_clear_batch() - free several bits and wake waiters once
+ * @sbq: queue.
+ * @nrs: bits returned by smq_sbq_get() or smq_sbq_get_shallow(), each once.
+ * @n: entries in @nrs.
+ * @hint: the freeing CPU's hint slot (set to the last bit), or NULL.
+ *
+ * What a completion pass does instead of @n calls of smq_sbq_clear(): the
+ * bits of a word are freed with one atomic operation, and the waiters are
+ * accounted and woken once for all of them.
+ */
+void smq_sbq_clear_batch(struct smq_sbitmap_queue *sbq, const unsigned int *nrs,
+			 unsigned int n, unsigned int *hint)
+{
+	if (!n)
+		return;
+	smq_sbitmap_clear_batch(&sbq->sb, nrs, n);
+	/* Pairs with set_current_state() in smq_sbq_prepare_to_wait(). */
+	smp_mb__after_atomic();
+	smq_race_window();
+	smq_sbq_wake_up(sbq, n);
+	if (hint && likely(!sbq->sb.round_robin) &&
+	    nrs[n - 1] < READ_ONCE(sbq->sb.depth))
+		WRITE_ONCE(*hint, nrs[n - 1]);
 }
 
 /**

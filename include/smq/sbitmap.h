@@ -145,6 +145,8 @@ int smq_sbitmap_get(struct smq_sbitmap *sb, unsigned int *hint);
 int smq_sbitmap_get_shallow(struct smq_sbitmap *sb, unsigned int *hint,
 			    unsigned int shallow_depth);
 void smq_sbitmap_clear(struct smq_sbitmap *sb, unsigned int nr);
+void smq_sbitmap_clear_batch(struct smq_sbitmap *sb, const unsigned int *nrs,
+			     unsigned int n);
 void smq_sbitmap_set_bit(struct smq_sbitmap *sb, unsigned int nr);
 void smq_sbitmap_clear_bit(struct smq_sbitmap *sb, unsigned int nr);
 bool smq_sbitmap_test_bit(const struct smq_sbitmap *sb, unsigned int nr);
@@ -186,6 +188,8 @@ int smq_sbq_get_shallow(struct smq_sbitmap_queue *sbq, unsigned int *hint,
 			unsigned int shallow_depth);
 void smq_sbq_clear(struct smq_sbitmap_queue *sbq, unsigned int nr,
 		   unsigned int *hint);
+void smq_sbq_clear_batch(struct smq_sbitmap_queue *sbq, const unsigned int *nrs,
+			 unsigned int n, unsigned int *hint);
 void smq_sbq_wake_up(struct smq_sbitmap_queue *sbq, unsigned int nr);
 void smq_sbq_wake_all(struct smq_sbitmap_queue *sbq);
 struct smq_sbq_wait_state *smq_sbq_wait_ptr(struct smq_sbitmap_queue *sbq,

@@ -9,6 +9,7 @@
 #define SMQ_TEST_MAIN
 #include "smq_test.h"
 #include <smq/sbitmap.h>
+#include <linux/sort.h>
 #include <sched.h>
 #include <time.h>
 
@@ -250,6 +251,87 @@ static void test_sbq_hint_reuse(void)
 	CHECK_EQ(hint, a);
 	CHECK_EQ(smq_sbq_get(&sbq, &hint), 72);
 	CHECK(*smq_sbq_cpu_hint(&sbq) < 128);
+	smq_sbq_free(&sbq);
+}
+
+static int cmp_uint(const void *a, const void *b)
+{
+	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * A completion pass frees its tags together: every bit of the batch is
+ * free afterwards (and only those), whatever the words and the order, and
+ * the waiters' accounting counts the whole batch.
+ */
+static void test_clear_batch(void)
+{
+	static const int shifts[] = { 0, 2, 5, 6 };
+	unsigned long seen[BITS_TO_LONGS(512)];
+	unsigned int perm[300], hint = 0;
+	u64 rnd = 7;
+	unsigned int s;
+
+	for (s = 0; s < ARRAY_SIZE(shifts); s++) {
+		unsigned int depth = 300, i, done, n;
+		struct smq_sbitmap sb;
+		bool dup = false;
+
+		CHECK_EQ(smq_sbitmap_init(&sb, depth, shifts[s], false,
+					  GFP_KERNEL, NUMA_NO_NODE), 0);
+		bitmap_zero(seen, 512);
+		CHECK_EQ(count_all(&sb, &hint, 0, seen, 512, &dup), depth);
+		for (i = 0; i < depth; i++)
+			perm[i] = i;
+		for (i = depth - 1; i > 0; i--) {
+			unsigned int j = smq_t_rand(&rnd) % (i + 1);
+			unsigned int t = perm[i];
+
+			perm[i] = perm[j];
+			perm[j] = t;
+		}
+		/* Free the first 200 in batches of 1..32, partly sorted. */
+		for (done = 0; done < 200; done += n) {
+			n = 1 + (unsigned int)(smq_t_rand(&rnd) % 32);
+			n = min(n, 200 - done);
+			if (n > 4)
+				sort(&perm[done], n / 2, sizeof(perm[0]),
+				     cmp_uint, NULL);
+			smq_sbitmap_clear_batch(&sb, &perm[done], n);
+			CHECK_EQ(smq_sbitmap_weight(&sb), depth - done - n);
+		}
+		/* Exactly the freed bits come back. */
+		bitmap_zero(seen, 512);
+		CHECK_EQ(count_all(&sb, &hint, 0, seen, 512, &dup), 200);
+		CHECK(!dup);
+		for (i = 0; i < 200; i++)
+			CHECK(test_bit(perm[i], seen));
+		for (i = 200; i < depth; i++)
+			CHECK(!test_bit(perm[i], seen));
+		smq_sbitmap_free(&sb);
+	}
+}
+
+static void test_sbq_clear_batch(void)
+{
+	struct smq_sbitmap_queue sbq;
+	unsigned int nrs[8], hint = 0, i;
+
+	CHECK_EQ(smq_sbq_init(&sbq, 64, -1, false, GFP_KERNEL,
+			      NUMA_NO_NODE), 0);
+	for (i = 0; i < 8; i++)
+		nrs[i] = smq_sbq_get(&sbq, &hint);
+	/* With a waiter registered the whole batch is accounted. */
+	atomic_set(&sbq.ws_active, 1);
+	smq_sbq_clear_batch(&sbq, nrs, 8, &hint);
+	CHECK_EQ((unsigned int)atomic_read(&sbq.completion_cnt), 8);
+	CHECK_EQ(hint, nrs[7]);
+	CHECK_EQ(smq_sbitmap_weight(&sbq.sb), 0);
+	smq_sbq_clear_batch(&sbq, nrs, 0, &hint);
+	CHECK_EQ((unsigned int)atomic_read(&sbq.completion_cnt), 8);
+	atomic_set(&sbq.ws_active, 0);
 	smq_sbq_free(&sbq);
 }
 
@@ -1006,6 +1088,8 @@ static const struct smq_test tests[] = {
 	SMQ_TEST(test_shallow_exact),
 	SMQ_TEST(test_hint_reuse),
 	SMQ_TEST(test_sbq_hint_reuse),
+	SMQ_TEST(test_clear_batch),
+	SMQ_TEST(test_sbq_clear_batch),
 	SMQ_TEST(test_round_robin),
 	SMQ_TEST(test_resize),
 	SMQ_TEST(test_for_each_set),
