@@ -104,7 +104,9 @@ enum {
  * @kobj: /sys/block/X/mq/<queue_num>
  * @cpuhp_node: instance of smq_blk's CPU hotplug state (smq_cpuhp.c)
  * @cpuhp_added: @cpuhp_node is registered
- * @stats: dispatch counters
+ * @stats: dispatch counters; @stats.batched and @stats.batch_runs: requests
+ *	ended by completion batches and the runs of this queue's requests
+ *	they were ended in (smq_end_request_batch())
  */
 struct smq_hw_ctx {
 	spinlock_t lock;		/* protects dispatch */
@@ -132,6 +134,8 @@ struct smq_hw_ctx {
 		atomic_long_t direct;
 		atomic_long_t busy;
 		atomic_long_t runs;
+		atomic_long_t batched;
+		atomic_long_t batch_runs;
 	} stats;
 };
 
@@ -355,6 +359,8 @@ int smq_get_tag(struct smq_tags *tags, bool reserved, bool nowait,
 		struct smq_hw_ctx *hctx, unsigned int shallow);
 void smq_queue_limit_depth(struct smq_queue *q, unsigned int depth);
 void smq_put_tag(struct smq_tags *tags, unsigned int tag);
+void smq_put_tags(struct smq_tags *tags, const unsigned int *tag,
+		  unsigned int n);
 unsigned int smq_tags_busy(struct smq_tags *tags);
 void smq_mq_busy_iter(struct smq_queue *q,
 		      bool (*fn)(struct smq_request *rq, void *data),
@@ -370,6 +376,7 @@ int smq_alloc_hctx(struct smq_queue *q, unsigned int idx);
 void smq_map_swqueues(struct smq_queue *q);
 bool smq_queue_enter(struct smq_queue *q, bool nowait);
 void smq_queue_exit(struct smq_queue *q);
+void smq_queue_exit_many(struct smq_queue *q, unsigned int n);
 bool smq_queue_quiesced(struct smq_queue *q);
 void smq_hctx_release(struct smq_hw_ctx *hctx);
 
@@ -425,6 +432,8 @@ static inline bool smq_may_merge(const struct smq_queue *q,
 /* smq_dispatch.c */
 void smq_run_work_fn(struct work_struct *work);
 void smq_put_budget(struct smq_request *rq);
+bool smq_put_budget_token(struct smq_request *rq);
+void smq_budget_waiters_run(struct smq_queue *q);
 void smq_run_hw_queue(struct smq_hw_ctx *hctx, bool async);
 void smq_insert_request(struct smq_request *rq, bool at_head, bool run,
 			bool async);

@@ -18,6 +18,7 @@
 #include <linux/topology.h>
 #include "smq_blk_int.h"
 #include "smq_flush.h"
+#include "smq_sched.h"
 
 static DEFINE_PER_CPU(struct llist_head, smq_done_list);
 static DEFINE_PER_CPU(call_single_data_t, smq_done_csd);
@@ -244,20 +245,24 @@ EXPORT_SYMBOL_GPL(smq_update_request);
  * Ends its bios, statistics and budget, then frees it, or for passthrough
  * requests calls rq->end_io, whose owner frees it.  Any context.
  */
-void smq_end_request(struct smq_request *rq, blk_status_t status)
+/* Disk statistics and the bios of a request that ends with @status. */
+static void smq_end_data(struct smq_request *rq, blk_status_t status)
 {
-	struct smq_queue *q = rq->q;
-
-	if (status == BLK_STS_OK && smq_flush_next_step(rq))
-		return;
-	smq_put_budget(rq);
 	if ((rq->rq_flags & (SMQ_RQF_ACCT | SMQ_RQF_STARTED)) ==
 	    (SMQ_RQF_ACCT | SMQ_RQF_STARTED))
-		smq_compat_io_acct_end(q->disk->part0, smq_rq_op(rq),
+		smq_compat_io_acct_end(rq->q->disk->part0, smq_rq_op(rq),
 				       smq_rq_sectors(rq), rq->acct_start);
 	rq->status = status;
 	if (!(rq->rq_flags & SMQ_RQF_PASSTHROUGH))
 		smq_end_bios(rq, status);
+}
+
+void smq_end_request(struct smq_request *rq, blk_status_t status)
+{
+	if (status == BLK_STS_OK && smq_flush_next_step(rq))
+		return;
+	smq_put_budget(rq);
+	smq_end_data(rq, status);
 	if (rq->end_io) {
 		rq->end_io(rq, status);
 		return;
@@ -265,6 +270,134 @@ void smq_end_request(struct smq_request *rq, blk_status_t status)
 	smq_free_request_tags(rq);
 }
 EXPORT_SYMBOL_GPL(smq_end_request);
+
+/*
+ * May @rq end in a completion batch?  File I/O of a multiqueue queue
+ * only: no flush step follows it, nobody waits on ->end_io, and its tag
+ * goes back to a hardware queue's tags (the legacy path has a pool).
+ */
+static bool smq_rq_batchable(const struct smq_request *rq)
+{
+	return rq->hctx && !rq->end_io &&
+	       !(rq->rq_flags & (SMQ_RQF_PASSTHROUGH | SMQ_RQF_FLUSH_PRE |
+				 SMQ_RQF_FLUSH_POST));
+}
+
+/**
+ * smq_complete_request_batch - the driver finished a request, in a pass
+ * @rq: request handed to ->queue_rq, that ended well
+ * @b: the pass's batch
+ * @complete: how the batch ends (the owner's per-request work, then
+ *	smq_end_request_batch()); a batch holds requests of one owner
+ *
+ * As smq_complete_request(), but a request whose completion runs here
+ * (rq_affinity) is added to @b instead of completed at once; one that
+ * cannot be batched (a flush step, passthrough, the legacy path) is
+ * completed at once through ->complete.  A full batch is ended early.
+ */
+void smq_complete_request_batch(struct smq_request *rq,
+				struct smq_comp_batch *b,
+				void (*complete)(struct smq_comp_batch *b))
+{
+	if (!smq_rq_claim(rq) || smq_complete_remote(rq))
+		return;
+	if (!smq_rq_batchable(rq)) {
+		rq->q->tag_set->ops->complete(rq);
+		return;
+	}
+	if (b->complete != complete) {
+		smq_comp_batch_flush(b);
+		b->complete = complete;
+	}
+	if (!b->nr)
+		INIT_LIST_HEAD(&b->list);
+	list_add_tail(&rq->queuelist, &b->list);
+	if (++b->nr >= SMQ_COMP_BATCH_MAX)
+		smq_comp_batch_flush(b);
+}
+EXPORT_SYMBOL_GPL(smq_complete_request_batch);
+
+/**
+ * smq_comp_batch_flush - end the requests a completion pass collected
+ * @b: the batch; empty afterwards, ready for more
+ */
+void smq_comp_batch_flush(struct smq_comp_batch *b)
+{
+	if (!b->nr)
+		return;
+	b->complete(b);
+	b->nr = 0;
+}
+EXPORT_SYMBOL_GPL(smq_comp_batch_flush);
+
+/* What a run of one hardware queue's requests of a batch gives back. */
+struct smq_batch_free {
+	struct smq_hw_ctx *hctx;
+	unsigned int nr;
+	unsigned int tag[SMQ_COMP_BATCH_MAX];
+};
+
+/* Tags, restart and queue references of one hardware queue's run. */
+static void smq_batch_free_flush(struct smq_batch_free *f)
+{
+	struct smq_hw_ctx *hctx = f->hctx;
+
+	if (!f->nr)
+		return;
+	atomic_long_add(f->nr, &hctx->stats.batched);
+	atomic_long_inc(&hctx->stats.batch_runs);
+	smq_put_tags(hctx->tags, f->tag, f->nr);
+	smq_hctx_restart(hctx);
+	smq_queue_exit_many(hctx->q, f->nr);
+	f->nr = 0;
+}
+
+/**
+ * smq_end_request_batch - end every request of a completion batch
+ * @b: the batch (from its ->complete), every request claimed, batchable
+ *	and ended well by its owner
+ *
+ * smq_end_request(rq, BLK_STS_OK) for each, with the shared work done
+ * once: budget waiters are checked once per run of requests of a queue,
+ * tags go back per hardware queue with one atomic operation per bitmap
+ * word (smq_put_tags()), each hardware queue is restarted and its queue's
+ * references dropped once.  @b's list is left to smq_comp_batch_flush():
+ * a request must not be touched once its tag is free.
+ */
+void smq_end_request_batch(struct smq_comp_batch *b)
+{
+	struct smq_batch_free f = { .nr = 0 };
+	struct smq_request *rq, *next;
+	struct smq_queue *q = NULL;
+
+	list_for_each_entry(rq, &b->list, queuelist) {
+		if (smq_put_budget_token(rq) && rq->q != q) {
+			if (q)
+				smq_budget_waiters_run(q);
+			q = rq->q;
+		}
+		smq_end_data(rq, BLK_STS_OK);
+	}
+	if (q)
+		smq_budget_waiters_run(q);
+
+	list_for_each_entry_safe(rq, next, &b->list, queuelist) {
+		struct smq_hw_ctx *hctx = rq->hctx;
+		struct smq_queue *rq_q = rq->q;
+
+		if (hctx != f.hctx) {
+			smq_batch_free_flush(&f);
+			f.hctx = hctx;
+		}
+		if (rq_q->sched && rq_q->sched->finish_request)
+			rq_q->sched->finish_request(rq);
+		f.tag[f.nr++] = rq->tag;
+		WRITE_ONCE(rq->state, SMQ_RQ_IDLE);
+		hctx->tags->rqs[rq->tag] = NULL;
+	}
+	smq_batch_free_flush(&f);
+}
+EXPORT_SYMBOL_GPL(smq_end_request_batch);
 
 /**
  * smq_complete_init - set up the per-CPU remote completion state

@@ -426,6 +426,9 @@ static int smq_hctx_stats_show(void *data, struct seq_file *m)
 		   atomic_long_read(&hctx->stats.busy),
 		   atomic_long_read(&hctx->stats.runs),
 		   READ_ONCE(hctx->dispatch_busy));
+	seq_printf(m, "batched=%ld\nbatch_runs=%ld\n",
+		   atomic_long_read(&hctx->stats.batched),
+		   atomic_long_read(&hctx->stats.batch_runs));
 	return 0;
 }
 

@@ -74,12 +74,36 @@ static bool smq_get_budget(struct smq_request *rq)
  */
 void smq_put_budget(struct smq_request *rq)
 {
+	if (smq_put_budget_token(rq))
+		smq_budget_waiters_run(rq->q);
+}
+
+/**
+ * smq_put_budget_token - give back a request's budget, if it holds one
+ * @rq: request
+ *
+ * The caller then calls smq_budget_waiters_run() for its queue (once for
+ * several requests of the queue, in a completion batch).
+ *
+ * Return: true if a budget was given back.
+ */
+bool smq_put_budget_token(struct smq_request *rq)
+{
 	struct smq_queue *q = rq->q;
 
 	if (rq->budget_token < 0)
-		return;
+		return false;
 	q->tag_set->ops->put_budget(q, rq->budget_token);
 	rq->budget_token = -1;
+	return true;
+}
+
+/**
+ * smq_budget_waiters_run - rerun a queue that waits for a budget
+ * @q: queue some of whose budgets were just given back
+ */
+void smq_budget_waiters_run(struct smq_queue *q)
+{
 	/*
 	 * Order the budget given back before the test of the flag; pairs
 	 * with smp_mb__after_atomic() in smq_get_budget(): either this sees

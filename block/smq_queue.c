@@ -44,6 +44,12 @@ void smq_queue_exit(struct smq_queue *q)
 	percpu_ref_put(&q->q_usage_counter);
 }
 
+/* smq_queue_exit() @n times (the requests of a completion batch). */
+void smq_queue_exit_many(struct smq_queue *q, unsigned int n)
+{
+	percpu_ref_put_many(&q->q_usage_counter, n);
+}
+
 /**
  * smq_freeze_queue - block new entries and wait until none is in progress
  * @q: queue

@@ -366,6 +366,37 @@ void smq_put_tag(struct smq_tags *tags, unsigned int tag)
 }
 
 /**
+ * smq_put_tags - free the tags of a completion batch
+ * @tags: tag space they all belong to
+ * @tag: the tags, each once
+ * @n: entries in @tag
+ *
+ * Normal tags go back with one atomic operation per bitmap word and one
+ * wake-up pass (smq_sbq_clear_batch()); a reserved one (internal commands,
+ * rare in a batch) is freed alone.
+ */
+void smq_put_tags(struct smq_tags *tags, const unsigned int *tag,
+		  unsigned int n)
+{
+	struct smq_sbitmap_queue *sbq = &tags->bitmap_tags;
+	unsigned int nrs[SMQ_COMP_BATCH_MAX];
+	unsigned int i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		if (tag[i] < tags->nr_reserved_tags) {
+			smq_put_tag(tags, tag[i]);
+			continue;
+		}
+		nrs[k++] = tag[i] - tags->nr_reserved_tags;
+		if (k == ARRAY_SIZE(nrs)) {
+			smq_sbq_clear_batch(sbq, nrs, k, smq_sbq_cpu_hint(sbq));
+			k = 0;
+		}
+	}
+	smq_sbq_clear_batch(sbq, nrs, k, smq_sbq_cpu_hint(sbq));
+}
+
+/**
  * smq_tags_busy - tags in use
  * @tags: tag space
  *

@@ -86,6 +86,7 @@ static void smq_sas_rpq_tasklet(struct tasklet_struct *t)
 	struct smq_sas_reply_queue *rpq = from_tasklet(rpq, t, tasklet);
 	struct llist_node *list = llist_del_all(&rpq->done_list);
 	struct smq_sas_cmd *c, *next;
+	struct smq_comp_batch batch = { };
 	long n = 0;
 
 	/* Complete in arrival order. */
@@ -94,10 +95,12 @@ static void smq_sas_rpq_tasklet(struct tasklet_struct *t)
 	llist_for_each_entry_safe(c, next, list, node) {
 		struct smq_sas_sdev *sd = c->sd;
 
-		smq_scsi_done(c->scmd);
+		smq_scsi_done_batch(c->scmd, &batch);
 		smq_sas_sdev_exit(sd);
 		n++;
 	}
+	/* Before the pass counts as over (smq_sas_queues_quiesce()). */
+	smq_comp_batch_flush(&batch);
 	if (n)
 		smq_sas_rpq_done(rpq, n);
 }
@@ -113,6 +116,7 @@ static int smq_sas_rpq_poll(struct irq_poll *iop, int budget)
 	struct smq_sas_reply_queue *rpq =
 		container_of(iop, struct smq_sas_reply_queue, iop);
 	struct llist_node *node = rpq->poll_list;
+	struct smq_comp_batch batch = { };
 	int n = 0;
 
 	while (n < budget) {
@@ -130,11 +134,12 @@ static int smq_sas_rpq_poll(struct irq_poll *iop, int budget)
 		/* Before the command is done: it may be reused at once. */
 		node = node->next;
 		sd = c->sd;
-		smq_scsi_done(c->scmd);
+		smq_scsi_done_batch(c->scmd, &batch);
 		smq_sas_sdev_exit(sd);
 		n++;
 	}
 	rpq->poll_list = node;
+	smq_comp_batch_flush(&batch);
 	if (n)
 		smq_sas_rpq_done(rpq, n);
 	atomic_long_inc(&rpq->polls);

@@ -71,7 +71,8 @@ enum smq_eh_timer_return {
  * @nr_phys_segments: data segments, for the driver's scatterlist
  * @bio: first bio of the request's data
  * @biotail: last bio
- * @queuelist: for software queue, dispatch and scheduler lists
+ * @queuelist: for software queue, dispatch and scheduler lists, and a
+ *	completion batch (struct smq_comp_batch) once claimed
  * @submit_cpu: CPU that submitted it (for rq_affinity)
  * @acct_start: jiffies stamp of disk statistics (allocation time, then the
  *	value smq_compat_io_acct_start() returned)
@@ -127,6 +128,33 @@ struct smq_request {
 	blk_status_t status;
 	int budget_token;
 	u32 gen;
+};
+
+/* Requests a completion batch ends together at most (then it is ended early) */
+#define SMQ_COMP_BATCH_MAX	32
+
+/**
+ * struct smq_comp_batch - requests one completion pass ends together
+ * @list: claimed requests whose completion runs in this context, linked
+ *	by queuelist, in the order the driver reaped them (valid while @nr
+ *	is not 0: the first request added initializes it)
+ * @nr: requests on @list
+ * @complete: the batch's end, set by the owner of the requests'
+ *	completion (the tag set's driver; for SCSI the midlayer): does its
+ *	per-request work, then smq_end_request_batch()
+ *
+ * smq's io_comp_batch.  A driver's completion pass (a reply queue's
+ * softirq or irq_poll handler, a poll) declares one zeroed on its stack,
+ * hands each request that ended well to smq_complete_request_batch() (or
+ * through its owner, e.g. smq_scsi_done_batch()), and ends the pass with
+ * smq_comp_batch_flush(): bios end, budgets and tags are given back and
+ * hardware queues restarted for the whole batch at once.  On the stack;
+ * never shared between contexts.
+ */
+struct smq_comp_batch {
+	struct list_head list;
+	unsigned int nr;
+	void (*complete)(struct smq_comp_batch *b);
 };
 
 /**
@@ -340,6 +368,11 @@ bool smq_rq_claim(struct smq_request *rq);
 bool smq_rq_claim_gen(struct smq_request *rq, u32 gen);
 void smq_abort_request(struct smq_request *rq);
 void smq_end_request(struct smq_request *rq, blk_status_t status);
+void smq_complete_request_batch(struct smq_request *rq,
+				struct smq_comp_batch *b,
+				void (*complete)(struct smq_comp_batch *b));
+void smq_comp_batch_flush(struct smq_comp_batch *b);
+void smq_end_request_batch(struct smq_comp_batch *b);
 bool smq_update_request(struct smq_request *rq, blk_status_t status,
 			unsigned int nr_bytes);
 void smq_queue_busy_iter(struct smq_queue *q,

@@ -56,6 +56,13 @@
  *    smq_scsi_done_gen(cmd, gen): a completion of an earlier incarnation
  *    is ignored instead of finishing the command's reissue.
  *    smq_scsi_done() trusts the driver to never complete late.
+ *  - Completion passes: a driver that reaps several commands in one pass
+ *    (a reply queue's softirq, irq_poll or poll) may complete each with
+ *    smq_scsi_done_batch(cmd, &b) on a zeroed struct smq_comp_batch b and
+ *    end the pass with smq_comp_batch_flush(&b): commands that ended GOOD
+ *    with all their data then end together (bios, budgets, tags); others are
+ *    completed at once as by smq_scsi_done().  The command may be reused
+ *    once the batch is flushed.
  *  - smq_scsi_remove_host() returns once every command has completed; the
  *    driver keeps completing commands until then.
  */
@@ -543,6 +550,7 @@ static inline u32 smq_scsi_cmd_gen(struct smq_scsi_cmnd *cmd)
 
 /* Commands */
 void smq_scsi_done(struct smq_scsi_cmnd *cmd);
+void smq_scsi_done_batch(struct smq_scsi_cmnd *cmd, struct smq_comp_batch *b);
 void smq_scsi_done_gen(struct smq_scsi_cmnd *cmd, u32 gen);
 int smq_scsi_change_queue_depth(struct smq_scsi_device *sdev, int depth);
 unsigned int smq_scsi_host_busy(struct smq_scsi_host *shost);
