@@ -6,9 +6,10 @@
 #   - shellcheck: every script: host-side bash scripts, and the busybox-sh
 #     guest scripts (checked as dash, the closest dialect)
 #   - checkpatch: scripts/checkpatch.pl --strict --no-tree -f over every .c
-#     and .h of block/ scsi/ drivers/ include/ and tests/guest/helpers/
+#     and .h of block/ scsi/ drivers/ include/ tools/bench/nullbio/ and
+#     tests/guest/helpers/
 #   - kernel-doc: scripts/kernel-doc -none -Wall over every .c and .h of
-#     block/ scsi/ drivers/ include/, and every function exported with
+#     block/ scsi/ drivers/ include/ tools/bench/nullbio/, and every function exported with
 #     EXPORT_SYMBOL*() has a kernel-doc comment
 #   - w1-6.12: the modules build for 6.12 with W=1 without a warning
 #   - sparse: make C=2 (sparse) over that build: no warning in smq's files
@@ -151,7 +152,7 @@ ensure_scripts() {
 
 # The C sources and headers of the modules (tracked or new, not ignored).
 c_files() {
-	git ls-files -co --exclude-standard -- block scsi drivers include |
+	git ls-files -co --exclude-standard -- block scsi drivers include tools/bench/nullbio |
 		grep -E '\.[ch]$' | sort
 }
 

@@ -132,6 +132,12 @@ def parse_counters(text):
             add("disk_read_merges", int(f[3]))
             add("disk_write_ios", int(f[6]))
             add("disk_write_merges", int(f[7]))
+        elif f[0] == "sys" and f[1] in ("intr", "softirq"):  # /proc/stat totals
+            add("sys_" + f[1], int(f[2]))
+        elif f[1] == "io_poll":  # the disk takes polled I/O (queue/io_poll)
+            add("io_poll_disks", int(f[2]))
+        elif f[0] == "scsi_debug" and f[1] == "mq_polls":  # completions its mq_poll reaped
+            add("sdebug_mq_polls", int(f[2]))
         elif f[1] == "reply_queue" and len(f) >= 6:
             add("rq_queued", int(f[3]))
             add("rq_completed", int(f[4]))
@@ -217,6 +223,17 @@ def read_timeline(d):
             "rules": (_read(os.path.join(d, "recovery.rules")) or "").splitlines()}
 
 
+def fio_engine(cmd, p, config):
+    """{"engine": E, "hipri": bool} of a point: the last --ioengine= of the
+    command the guest ran (fio takes the last one given), else the point's
+    own or the run's; hipri: polled completion (--hipri)."""
+    engine = p.fio.get("ioengine") or config.get("engine", "libaio")
+    for a in cmd.split():
+        if a.startswith("--ioengine="):
+            engine = a.split("=", 1)[1]
+    return {"engine": engine, "hipri": "--hipri" in cmd.split() or bool(p.fio.get("hipri"))}
+
+
 def collect(plan, bench_dirs, config, boots=None):
     """The run's JSON document from the guests' results directories:
     BENCH_DIRS maps each setup id to the directory of the boot that ran it."""
@@ -282,6 +299,7 @@ def collect(plan, bench_dirs, config, boots=None):
                   reps=reps, summary=summary_of(reps) if reps else None,
                   counters={"before": cb, "after": ca,
                             "delta": {k: ca[k] - cb.get(k, 0) for k in ca}})
+        js.update(fio_engine(js["fio_cmd"], p, config))
         if p.kind.startswith("recovery;"):
             js["timeline"] = read_timeline(d)
         points.append((p, js))

@@ -9,7 +9,7 @@ in the same boot."""
 
 import statistics
 
-from plan import Plan, ib_iser, null_blk, nvme_rdma, scsi_debug, smq, smq_iser
+from plan import Plan, ib_iser, null_blk, nullbio, nvme_rdma, scsi_debug, smq, smq_iser
 from report import cell, columns, grid, kiops, lat, ratio
 
 RANDREAD_1K = {"rw": "randread", "bs": "1k", "iodepth": 128, "norandommap": True}
@@ -119,11 +119,78 @@ class Seed000Grid(Experiment):
     # (a, b, title): the IOPS ratio tables a / b
     RATIOS = [("mq", o, "smq mq / %s" % o) for o in ("legacy", "scsi_debug", "null_blk")]
 
+    # The like-for-like point (issue 14), measured first and reported first:
+    # one LUN, queues = vCPUs, completion in the submitting context on every
+    # stack, the grid's workload at 1 and 2 jobs, with each fio engine
+    # (libaio, io_uring; with --engine io_uring only io_uring); the bio
+    # driver that ends every bio at once is the ceiling. (mode, label,
+    # cfg(vcpus), target ratio smq mq / mode)
+    LL = [
+        ("ll mq", "smq mq (submit_queues=vCPUs, irqmode=0)",
+         lambda c: smq(queues=c, irqmode=0, sched="none"), None),
+        ("ll scsi_debug", "scsi_debug (submit_queues=vCPUs, delay=0)",
+         lambda c: scsi_debug(queues=c, sched="none"), 1.3),
+        ("ll null_blk", "null_blk (submit_queues=vCPUs, irqmode=0)",
+         lambda c: null_blk(queues=c, irqmode=0, sched="none"), 1.0),
+        ("ll bio", "bio driver (smq_nullbio: bio_endio in submit_bio)",
+         lambda c: nullbio(), 0.85),
+    ]
+    LL_THREADS = [1, 2]
+    LL_ENGINES = ["libaio", "io_uring"]
+
     def axes(self, quick):
         return ([1, 2, 4], [1, 2]) if quick else ([1, 2, 4, 8, 16], [1, 2, 4])
 
+    def ll_engines(self, ctx):
+        return self.LL_ENGINES if ctx.engine == "libaio" else [ctx.engine]
+
+    def build_ll(self, plan, ctx):
+        for mode, _, cfg, _ in self.LL:
+            s = plan.setup(cfg(ctx.vcpus))
+            for e in self.ll_engines(ctx):
+                for t in self.LL_THREADS:
+                    fio = dict(RANDREAD_1K)
+                    if e != ctx.engine:
+                        fio["ioengine"] = e
+                    name = {"mq": "smq mq", "bio": "bio driver"}.get(mode[3:], mode[3:])
+                    plan.point(s, mode, {"ll": 1, "threads": t, "engine": e}, t, fio,
+                               "like-for-like %s 1 LUN x %s %s" % (name, _s(t, "job"), e))
+
+    def ll_tables(self, r):
+        if not any(p["key"].get("ll") for p in r.points):
+            return ""
+        engines = [e for e in self.LL_ENGINES
+                   if any(p["key"].get("engine") == e for p in r.points)]
+        cols = ["%s %s" % (_s(t, "job"), e) for e in engines for t in self.LL_THREADS]
+
+        def pt(m, col):
+            t, e = int(col.split()[0]), col.split()[-1]
+            return r.get(m, ll=1, threads=t, engine=e)
+
+        out = [grid("like for like: 1 LUN, submit queues = vCPUs (%s), completion in the "
+                    "submitting context, randread 1k iodepth 128: KIOPS(CPU%%)"
+                    % r.config["vcpus"], "", [m for m, _, _, _ in self.LL], cols,
+                    lambda m, c: cell(r, pt(m, c)))]
+        rows = [m for m, _, _, want in self.LL if want]
+        out.append(grid("like for like: smq mq as a ratio (IOPS; target: / scsi_debug "
+                        ">= 1.3, / null_blk >= 1.0, / bio driver >= 0.85; '!' below it)",
+                        "smq mq /", [m[3:] for m in rows], cols,
+                        lambda m, c: self._ll_ratio(r, pt("ll mq", c), pt("ll " + m, c),
+                                                    dict((x[3:], w) for x, _, _, w
+                                                         in self.LL)[m])))
+        out.append("modes: " + "; ".join("%s = %s" % (m, l) for m, l, _, _ in self.LL) + "\n")
+        return "\n".join(out)
+
+    @staticmethod
+    def _ll_ratio(r, a, b, want):
+        x = ratio(r.value(a), r.value(b))
+        if x != "-" and want and float(x) < want:
+            x += "!"
+        return x
+
     def build(self, ctx):
         plan = Plan()
+        self.build_ll(plan, ctx)
         luns, threads = self.axes(ctx.quick)
         for n in luns:  # modes interleaved: drift hits them alike
             for mode, _, label, cfg in self.MODES:
@@ -134,13 +201,13 @@ class Seed000Grid(Experiment):
         return plan
 
     def _grid_axes(self, r):
-        luns = sorted({p["key"]["luns"] for p in r.points})
-        threads = sorted({p["key"]["threads"] for p in r.points})
+        luns = sorted({p["key"]["luns"] for p in r.points if "luns" in p["key"]})
+        threads = sorted({p["key"]["threads"] for p in r.points if "luns" in p["key"]})
         return luns, threads
 
     def tables(self, r):
         luns, threads = self._grid_axes(r)
-        out = []
+        out = [self.ll_tables(r)] if self.ll_tables(r) else []
         for mode, title, _, _ in self.MODES:
             out.append(grid(title + ": KIOPS(CPU%)", "Threads/LUN", luns, threads,
                             lambda n, t, m=mode: cell(r, r.get(m, luns=n, threads=t)),
@@ -153,9 +220,21 @@ class Seed000Grid(Experiment):
                             row_head="#LUNs"))
         return "\n".join(out)
 
+    def ll_panel(self, r):
+        keys = [(t, e) for e in self.LL_ENGINES for t in self.LL_THREADS
+                if any(r.get(m, ll=1, threads=t, engine=e) for m, _, _, _ in self.LL)]
+        if not keys:
+            return []
+        return [{"kind": "bars", "title": "like for like: 1 LUN, queues = vCPUs, inline",
+                 "ylabel": "KIOPS",
+                 "categories": ["%s %s" % (_s(t, "job"), e) for t, e in keys],
+                 "series": [(m[3:], bar_values(r, m, [{"ll": 1, "threads": t, "engine": e}
+                                                      for t, e in keys]))
+                            for m, _, _, _ in self.LL]}]
+
     def panels(self, r):
         luns, threads = self._grid_axes(r)
-        return [{"kind": "lines", "title": "%s per LUN" % _s(t, "thread"),
+        return self.ll_panel(r) + [{"kind": "lines", "title": "%s per LUN" % _s(t, "thread"),
                  "xlabel": "#LUNs (one host each)", "ylabel": "KIOPS", "logx": True,
                  "series": [(label, line_series(r, mode, luns,
                                                 lambda n, t=t: {"luns": n, "threads": t}))
@@ -538,6 +617,23 @@ class Seed003Completion(Experiment):
             "weight) is irqmode 1. null_blk and scsi_debug have no irq_poll: "
             "the irq_poll rows' peer ratios use their timer (20 us) or "
             "softirq/inline rows.")
+    # Polled completion (issue 14): one setup per stack with poll queues
+    # beside interrupt-driven ones, fio io_uring on it without --hipri (the
+    # interrupt path: softirq; scsi_debug an hrtimer) and with --hipri
+    # (polled), in the same boot and setup. scsi_debug completes a polled
+    # command inline at delay=0, so its polled setup uses ndelay (1 us).
+    SD_POLL_NDELAY = 1000
+    POLL = [("4 io_uring", False), ("5 polled", True)]
+    POLL_NOTE = ("polled rows: fio --ioengine=io_uring --hipri on a setup with one "
+                 "poll queue (smq_sas poll_queues=1 irqmode=1, null_blk "
+                 "poll_queues=1 irqmode=1, scsi_debug poll_queues=1 ndelay=%d); "
+                 "'io_uring' rows: the same setup and engine without --hipri "
+                 "(interrupt path), the polled rows' base. A polled setup runs "
+                 "only if every disk has queue/io_poll 1 (else skipped); the "
+                 "kernel fails a --hipri I/O to a disk without polling, so a "
+                 "measured polled row polled; its irq+softirq/IO (/proc/stat "
+                 "around the point) shows the completions that no interrupt or "
+                 "softirq delivered." % SD_POLL_NDELAY)
 
     def build(self, ctx):
         plan = Plan()
@@ -558,10 +654,34 @@ class Seed003Completion(Experiment):
                     plan.point(s, mode, {"irq": iname, "qd": qd}, 1,
                                dict(RANDREAD_1K, iodepth=qd),
                                "%s %s QD%d" % (mode, self.what(mode, iname), qd))
+        plan.notes.append(self.POLL_NOTE)
+        for mode, cfg in self.poll_setups(ctx):
+            s = plan.setup(cfg)
+            for iname, hipri in self.POLL:
+                for qd in self.QDS:
+                    fio = dict(RANDREAD_1K, iodepth=qd, ioengine="io_uring")
+                    if hipri:
+                        fio["hipri"] = True
+                    plan.point(s, mode, {"irq": iname, "qd": qd}, 1, fio,
+                               "%s %s QD%d" % (mode, self.what(mode, iname), qd))
         return plan
+
+    def poll_setups(self, ctx):
+        """max(2, vCPUs) hardware queues on every stack, one of them polled
+        (smq_sas and scsi_debug count poll queues in submit_queues, at most
+        vCPUs; null_blk adds them to its submit_queues)."""
+        n = max(2, ctx.vcpus)
+        return [("smq", smq(queues=n, irqmode=1, poll_queues=1, sched="none")),
+                ("null_blk", null_blk(queues=n - 1, irqmode=1, poll_queues=1, sched="none")),
+                ("scsi_debug", scsi_debug(queues=n, ndelay=self.SD_POLL_NDELAY, poll_queues=1,
+                                          sched="none"))]
 
     def what(self, mode, iname):
         irq = int(iname[0])
+        if irq >= 4:
+            return "%s%s" % ("io_uring" if irq == 4 else "polled (io_uring --hipri)", {
+                "smq": " irqmode=1 poll_queues=1", "null_blk": " irqmode=1 poll_queues=1",
+                "scsi_debug": " ndelay=%d poll_queues=1" % self.SD_POLL_NDELAY}[mode])
         if mode == "scsi_debug":
             return "delay=0" if irq == 0 else "ndelay=%d" % self.NSEC
         if irq == 3:
@@ -576,7 +696,7 @@ class Seed003Completion(Experiment):
 
     def tables(self, r):
         rows = []
-        for iname, _, _, _ in self.IRQ:
+        for iname in [i[0] for i in self.IRQ] + [i for i, _ in self.POLL]:
             for mode in ("smq", "null_blk", "scsi_debug"):
                 a, b = r.get(mode, irq=iname, qd=128), r.get(mode, irq=iname, qd=1)
                 if a is None and b is None:
@@ -615,7 +735,84 @@ class Seed003Completion(Experiment):
         out.append("IPIs: smq_sas completions sent to a CPU of the reply queue's mask; "
                    "per poll: completions per irq_poll pass; rearms: passes that used "
                    "the whole weight (debugfs reply_queues), during the QD128 point.\n")
+        out.append(self.poll_tables(r))
         out.append("note: " + self.NOTE + "\n")
+        out.append("note: " + self.POLL_NOTE + "\n")
+        return "\n".join(out)
+
+    # rows of the interrupt / irq_poll / polled table: (stack, irq row, what)
+    COMPL = [("smq", "1 softirq", "interrupt: irqmode=1 softirq, libaio"),
+             ("smq", "3 poll/128 ns=0", "irq_poll/128 (ns=0), libaio"),
+             ("smq", "3 poll/10 ns=0", "irq_poll/10 (ns=0), libaio"),
+             ("smq", "4 io_uring", "interrupt: irqmode=1, io_uring (poll setup)"),
+             ("smq", "5 polled", "polled: io_uring --hipri"),
+             ("null_blk", "1 softirq", "interrupt: irqmode=1 softirq, libaio"),
+             ("null_blk", "4 io_uring", "interrupt: irqmode=1, io_uring (poll setup)"),
+             ("null_blk", "5 polled", "polled: io_uring --hipri"),
+             ("scsi_debug", "4 io_uring", "interrupt: hrtimer 1 us, io_uring (poll setup)"),
+             ("scsi_debug", "5 polled", "polled: io_uring --hipri")]
+
+    def poll_tables(self, r):
+        rows = []
+        for mode, iname, what in self.COMPL:
+            a, b = r.get(mode, irq=iname, qd=128), r.get(mode, irq=iname, qd=1)
+            if a is None and b is None:
+                continue
+            check, per_io = "-", "-"
+            if b is not None and b["status"] == "ok":
+                d = b.get("counters", {}).get("delta", {})
+                ios = d.get("disk_read_ios")
+                if ios and "sys_intr" in d:
+                    per_io = "%.2f" % ((d["sys_intr"] + d.get("sys_softirq", 0)) / ios)
+                if iname == "5 polled":
+                    after = b.get("counters", {}).get("after", {})
+                    check = "io_poll=%s" % ("1" if after.get("io_poll_disks") else "0")
+                    if "sdebug_mq_polls" in d:
+                        check += " mq_polls +%d" % d["sdebug_mq_polls"]
+            rows.append(["%s %s" % (mode, what), cell(r, a), cell(r, b), lat(r, b, "p50"),
+                         lat(r, b, "p99"), per_io, check])
+        out = [columns("completion: interrupt vs irq_poll (weights 128 / 10) vs polled, "
+                       "randread 1k, 1 job (latency µs; irq+softirq/IO: the guest's "
+                       "interrupts and softirqs per I/O during the QD1 point)",
+                       ["", "QD128 KIOPS(CPU%)", "QD1 KIOPS(CPU%)", "QD1 p50", "QD1 p99",
+                        "irq+softirq/IO", "polled? (QD1)"], rows)]
+
+        def v(mode, iname, c):
+            qd = 128 if c.startswith("QD128") else 1
+            what = {"IOPS": "iops", "p50": "read_lat_us/p50",
+                    "p99": "read_lat_us/p99"}[c.split()[1]]
+            return r.value(r.get(mode, irq=iname, qd=qd), what)
+
+        pairs = [("smq polled / smq interrupt (io_uring)", "smq", "5 polled", "smq",
+                  "4 io_uring"),
+                 ("smq polled / smq irqmode=1 (libaio)", "smq", "5 polled", "smq",
+                  "1 softirq"),
+                 ("null_blk polled / null_blk interrupt (io_uring)", "null_blk", "5 polled",
+                  "null_blk", "4 io_uring"),
+                 ("scsi_debug polled / scsi_debug interrupt (io_uring)", "scsi_debug",
+                  "5 polled", "scsi_debug", "4 io_uring"),
+                 ("smq polled / null_blk polled", "smq", "5 polled", "null_blk", "5 polled"),
+                 ("smq polled / scsi_debug polled", "smq", "5 polled", "scsi_debug",
+                  "5 polled")]
+        cols = ["QD128 IOPS", "QD1 IOPS", "QD1 p50", "QD1 p99"]
+        # targets (issue 14): smq polled p50, p99 <= null_blk polled; smq
+        # polled QD1 IOPS >= smq interrupt
+        want = {("smq polled / null_blk polled", "QD1 p50"): "<=1",
+                ("smq polled / null_blk polled", "QD1 p99"): "<=1",
+                ("smq polled / smq interrupt (io_uring)", "QD1 IOPS"): ">=1",
+                ("smq polled / smq irqmode=1 (libaio)", "QD1 IOPS"): ">=1"}
+
+        def cellfn(name, c):
+            _, ma, ia, mb, ib = next(x for x in pairs if x[0] == name)
+            x = ratio(v(ma, ia, c), v(mb, ib, c))
+            w = want.get((name, c))
+            if x != "-" and w and not (float(x) <= 1.0 if w == "<=1" else float(x) >= 1.0):
+                x += "!"
+            return x
+        out.append(grid("polled completion as a ratio (IOPS: higher is better; latency: "
+                        "lower is better; targets: smq polled / null_blk polled p50, p99 "
+                        "<= 1.0, smq polled / smq interrupt QD1 IOPS >= 1.0; '!' misses)",
+                        "", [x[0] for x in pairs], cols, cellfn))
         return "\n".join(out)
 
     @staticmethod
@@ -947,6 +1144,7 @@ class LunRecovery(Experiment):
 
 class IserGrid(Seed000Grid):
     """seed 000 over its own transport: iSER to LIO, NULLIO."""
+    LL = []  # no like-for-like point: every stack here shares the wire
     name = "iser-grid"
     title = "seed 000 over iSER: #LUNs x jobs per LUN, fio randread 1k iodepth 128"
     about = ("seed000-grid over iSER: LIO's iSER target (NULLIO backstores) over "
@@ -1048,15 +1246,19 @@ class Selftest(Experiment):
     name = "selftest"
     title = "bench self-test: smq mq and scsi_debug, one LUN, 1 job"
     seed = "(none)"
-    about = ("Two points (smq mq, scsi_debug; randread 1k iodepth 32, 1 job), "
+    about = ("Three points (smq mq with the run's engine and the other one of "
+             "libaio / io_uring, scsi_debug; randread 1k iodepth 32, 1 job), "
              "for `make check`: proves the whole chain (plan, guest, fio JSON, "
-             "table, plot, compare) works.")
+             "engine, table, plot, compare) works.")
     # two rounds of one run: the self-test also covers Plan.interleave and
     # the merge of the rounds in collect.py
     seconds, reps, rounds = 1, 1, 2
     quick_seconds, quick_reps, quick_rounds = 1, 1, 2
     MODES = [("mq", "smq mq", lambda: smq(sched="none")),
              ("scsi_debug", "scsi_debug", lambda: scsi_debug(sched="none"))]
+    # the other engine on smq's disks: the guest runs both (validate checks
+    # each point's engine against fio's own record)
+    OTHER = {"libaio": "io_uring", "io_uring": "libaio"}
 
     def build(self, ctx):
         plan = Plan()
@@ -1064,12 +1266,19 @@ class Selftest(Experiment):
             s = plan.setup(cfg())
             plan.point(s, mode, {"jobs": 1}, 1, dict(RANDREAD_1K, iodepth=32),
                        "%s 1 LUN x 1 job" % label)
+            if mode == "mq":
+                e = self.OTHER[ctx.engine]
+                plan.point(s, "mq " + e, {"jobs": 1}, 1,
+                           dict(RANDREAD_1K, iodepth=32, ioengine=e),
+                           "%s 1 LUN x 1 job %s" % (label, e))
         return plan
 
     def tables(self, r):
-        out = grid("KIOPS(CPU%)", "", [l for _, l, _ in self.MODES], ["1 job"],
-                   lambda l, c: cell(r, r.get(dict((b, a) for a, b, _ in self.MODES)[l],
-                                              jobs=1)))
+        other = self.OTHER[r.config.get("engine", "libaio")]
+        modes = [(m, l) for m, l, _ in self.MODES] + [("mq " + other, "smq mq " + other)]
+        out = grid("KIOPS(CPU%%), fio %s" % r.config.get("engine", "libaio"), "",
+                   [l for _, l in modes], ["1 job"],
+                   lambda l, c: cell(r, r.get(dict((b, a) for a, b in modes)[l], jobs=1)))
         return out + "smq mq / scsi_debug: %s\n" % ratio(
             r.value(r.get("mq", jobs=1)), r.value(r.get("scsi_debug", jobs=1)))
 

@@ -11,7 +11,9 @@
 # tests/guest/lib/target.sh), waits for DISKS new disks and applies EXTRAS
 # (space separated): sched=NAME (smq/scheduler of an smq disk, else
 # queue/scheduler), depth=N (device/queue_depth), mem=1 (snapshot
-# /proc/meminfo and /proc/slabinfo before and after, caches dropped). Its
+# /proc/meminfo and /proc/slabinfo before and after, caches dropped), poll=1
+# (the points poll: every disk must have queue/io_poll 1, else the setup is
+# skipped, status 77, "DISK has no polled I/O"). Its
 # points follow it, after a discarded warm-up run of BENCH_WARMUP s (1) of
 # the first one; a point runs fio BENCH_REPS times for BENCH_SECONDS s:
 # BENCH_FIO (the common options: libaio, direct, group_reporting, JSON...),
@@ -122,6 +124,16 @@ counters() {
 			done
 		done
 		say "$_c_n stat $(cat "$_c_b/stat")"
+		[ -r "$_c_b/queue/io_poll" ] && say "$_c_n io_poll $(cat "$_c_b/queue/io_poll")"
+	done
+	# the guest's interrupts and softirqs so far (polled I/O takes none)
+	awk '$1 == "intr" || $1 == "softirq" { print "sys", $1, $2 }' /proc/stat
+	# scsi_debug: the completions its ->mq_poll reaped (polled I/O; needs
+	# CONFIG_SCSI_PROC_FS, which Debian's kernels do not set)
+	for _c_f in /proc/scsi/scsi_debug/*; do
+		[ -r "$_c_f" ] || continue
+		sed -n 's/.*mq_polls=\([0-9]*\).*/scsi_debug mq_polls \1/p' "$_c_f"
+		break
 	done
 	for _c_f in /sys/kernel/debug/smq_sas/*/reply_queues; do
 		[ -r "$_c_f" ] || continue
@@ -139,7 +151,8 @@ describe_disks() {
 		say "disk $_dd_n size_sectors $(cat "$_dd_b/size")"
 		for _dd_f in smq/scheduler smq/queue_mode smq/nr_hw_queues smq/nr_requests \
 			smq/host_tagset smq/rq_affinity smq/nomerges queue/scheduler \
-			queue/nr_requests queue/rq_affinity queue/nomerges device/queue_depth; do
+			queue/nr_requests queue/rq_affinity queue/nomerges queue/io_poll \
+			device/queue_depth; do
 			[ -r "$_dd_b/$_dd_f" ] && say "disk $_dd_n $_dd_f $(cat "$_dd_b/$_dd_f" 2>/dev/null)"
 		done
 		_dd_q=0
@@ -173,8 +186,8 @@ describe_disks() {
 
 # module_params: parameters of the modules under test that are loaded.
 module_params() {
-	for _mp in smq_blk smq_scsi smq_sas smq_iser scsi_debug null_blk ib_iser \
-		libiscsi nvme_rdma nvme_core rdma_rxe; do
+	for _mp in smq_blk smq_scsi smq_sas smq_iser scsi_debug null_blk smq_nullbio \
+		ib_iser libiscsi nvme_rdma nvme_core rdma_rxe; do
 		[ -d "/sys/module/$_mp/parameters" ] || continue
 		for _mp_f in /sys/module/"$_mp"/parameters/*; do
 			[ -r "$_mp_f" ] && say "$_mp ${_mp_f##*/} $(cat "$_mp_f" 2>/dev/null)"
@@ -200,7 +213,7 @@ apply_extras() {
 				say "${_ae#depth=}" >"/sys/block/${_ae_d##*/}/device/queue_depth" ||
 					{ say "cannot set queue_depth ${_ae#depth=} on $_ae_d"; return 1; }
 			done ;;
-		mem=*) ;;
+		mem=* | poll=*) ;;
 		*) say "unknown setup extra '$_ae'"; return 1 ;;
 		esac
 	done
@@ -386,6 +399,17 @@ run_setup() {
 		DEVS=$(wait_disks "$_s_before" "$_s_disks" 2>>"$_s_d/up.log") || _s_rc=1
 	fi
 	[ "$_s_rc" = 0 ] && { apply_extras "$_s_extras" >>"$_s_d/up.log" 2>&1 || _s_rc=1; }
+	# poll=1: the points poll (fio --hipri); a disk without polled I/O
+	# (queue/io_poll 0, e.g. smq_sas before poll_queues) cannot run them.
+	case " $_s_extras " in *" poll=1 "*)
+		for _s_dev in $DEVS; do
+			[ "$_s_rc" = 0 ] || break
+			_s_ip=$(cat "/sys/block/${_s_dev##*/}/queue/io_poll" 2>/dev/null || say 0)
+			[ "$_s_ip" = 1 ] && continue
+			say "${_s_dev##*/} has no polled I/O (queue/io_poll $_s_ip)" >>"$_s_d/up.log"
+			_s_rc=77
+		done ;;
+	esac
 	if [ "$_s_rc" != 0 ]; then
 		cat "$_s_d/up.log"
 		# A target that cannot run here (77) says why on its last line.
@@ -425,6 +449,9 @@ cp "$plan" "$out/plan"
 	say "cpus $(nproc)"
 	say "memtotal_kib $(awk '/^MemTotal/ { print $2 }' /proc/meminfo)"
 	say "fio $(fio --version)"
+	# io_uring: fio's engine and the kernel's switch (6.6+: 0 allowed)
+	if fio --enghelp=io_uring >/dev/null 2>&1; then say "fio_io_uring yes"; else say "fio_io_uring no"; fi
+	say "io_uring_disabled $(cat /proc/sys/kernel/io_uring_disabled 2>/dev/null || say none)"
 	say "cpu_model $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
 	say "cmdline $(cat /proc/cmdline)"
 } >"$out/guest.info"

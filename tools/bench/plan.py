@@ -7,6 +7,9 @@ The stacks:
   smq-mq, smq-legacy   smq_blk + smq_scsi + smq_sas (use_blk_mq=Y / N)
   scsi_debug           the kernel's scsi_debug + sd_mod
   null_blk             the kernel's null_blk (blk-mq, not SCSI)
+  nullbio              the bench's smq_nullbio.ko (tools/bench/nullbio): a
+                       bio-based disk ending every bio in ->submit_bio, the
+                       ceiling of any block driver
   smq-iser-mq, smq-iser-legacy
                        smq_blk + smq_scsi + smq_iser (use_blk_mq=Y / N), an
                        iSER initiator, against LIO's iSER target over
@@ -25,6 +28,7 @@ STACK_NAMES = {
     "smq-legacy": "smq legacy",
     "scsi_debug": "scsi_debug",
     "null_blk": "null_blk",
+    "nullbio": "bio driver",
     "smq-iser-mq": "smq_iser mq",
     "smq-iser-legacy": "smq_iser legacy",
     "ib_iser": "ib_iser",
@@ -163,8 +167,10 @@ def _spec(name, vars_):
 
 def smq(mq=True, hosts=1, tgts=1, luns=1, queues=1, tagset=0, irqmode=0,
         nsec=None, can_queue=None, cmd_per_lun=None, sched=None, size_mb=1024,
-        poll_weight=None):
-    """smq_sas with null backing (poll_weight: irqmode=3's irq_poll weight)."""
+        poll_weight=None, poll_queues=None):
+    """smq_sas with null backing (poll_weight: irqmode=3's irq_poll weight;
+    poll_queues: smq_sas poll_queues, target variable POLL_QUEUES, and the
+    setup's points poll: extra poll=1)."""
     v = {"MQ": "Y" if mq else "N", "BACKING": "null", "IRQMODE": irqmode,
          "HOSTS": hosts, "TGTS": tgts, "LUNS": luns, "QUEUES": queues,
          "TAGSET": tagset, "SIZE_MB": size_mb}
@@ -177,6 +183,8 @@ def smq(mq=True, hosts=1, tgts=1, luns=1, queues=1, tagset=0, irqmode=0,
         opts.append("cmd_per_lun=%d" % cmd_per_lun)
     if poll_weight is not None:
         opts.append("poll_weight=%d" % poll_weight)
+    if poll_queues:
+        v["POLL_QUEUES"] = poll_queues
     if opts:
         v["OPTS"] = " ".join(opts)
     params = {"hosts": hosts, "targets": tgts, "luns": luns, "queues": queues,
@@ -187,13 +195,19 @@ def smq(mq=True, hosts=1, tgts=1, luns=1, queues=1, tagset=0, irqmode=0,
     if poll_weight is not None:
         params["poll_weight"] = poll_weight
     extras = {"sched": sched} if sched else {}
+    if poll_queues:
+        params["poll_queues"] = poll_queues
+        extras["poll"] = 1
     return ("smq-mq" if mq else "smq-legacy", _spec("smq_sas", v),
             hosts * tgts * luns, params, extras)
 
 
 def scsi_debug(hosts=1, luns=1, queues=1, can_queue=None, host_tagset=0,
-               depth=None, ndelay=0, sched=None, size_mb=256):
-    """scsi_debug + sd_mod, fake_rw=1; delay=0 (inline) unless ndelay."""
+               depth=None, ndelay=0, sched=None, size_mb=256, poll_queues=None):
+    """scsi_debug + sd_mod, fake_rw=1; delay=0 (inline) unless ndelay.
+    poll_queues: that many of the QUEUES submit queues are polled (QUEUES
+    >= 2; scsi_debug completes a polled command inline with delay=0, so a
+    polled setup needs NDELAY > 0 for its mq_poll to reap anything)."""
     opts = ["fake_rw=1", "add_host=%d" % hosts, "num_tgts=1",
             "max_luns=%d" % luns]
     if can_queue is not None:
@@ -201,10 +215,15 @@ def scsi_debug(hosts=1, luns=1, queues=1, can_queue=None, host_tagset=0,
                     % can_queue)
     v = {"NDELAY": ndelay, "QUEUES": queues, "SIZE_MB": size_mb,
          "OPTS": " ".join(opts)}
+    if poll_queues:
+        v["POLL_QUEUES"] = poll_queues
     params = {"hosts": hosts, "luns": luns, "queues": queues,
               "host_tagset": host_tagset, "can_queue": can_queue or 192,
               "queue_depth": depth, "ndelay": ndelay, "sched": sched}
     extras = {}
+    if poll_queues:
+        params["poll_queues"] = poll_queues
+        extras["poll"] = 1
     if sched:
         extras["sched"] = sched
     if depth:
@@ -213,8 +232,10 @@ def scsi_debug(hosts=1, luns=1, queues=1, can_queue=None, host_tagset=0,
 
 
 def null_blk(devices=1, queues=1, depth=None, shared_tags=False,
-             shared_bitmap=False, irqmode=0, nsec=None, sched=None):
-    """null_blk (blk-mq), no memory backing."""
+             shared_bitmap=False, irqmode=0, nsec=None, sched=None, poll_queues=None):
+    """null_blk (blk-mq), no memory backing; poll_queues: polled hardware
+    queues besides the QUEUES submit queues (null_blk completes a polled
+    request in its ->poll)."""
     opts = ["nr_devices=%d" % devices]
     if depth is not None:
         opts.append("hw_queue_depth=%d" % depth)
@@ -226,12 +247,24 @@ def null_blk(devices=1, queues=1, depth=None, shared_tags=False,
         opts.append("completion_nsec=%d" % nsec)
     v = {"QUEUE_MODE": 2, "IRQMODE": irqmode, "QUEUES": queues,
          "OPTS": " ".join(opts)}
+    if poll_queues:
+        v["POLL_QUEUES"] = poll_queues
     params = {"devices": devices, "queues": queues, "hw_queue_depth": depth or 64,
               "shared_tags": int(shared_tags),
               "shared_tag_bitmap": int(shared_bitmap), "irqmode": irqmode,
               "completion_nsec": nsec, "sched": sched}
     extras = {"sched": sched} if sched else {}
+    if poll_queues:
+        params["poll_queues"] = poll_queues
+        extras["poll"] = 1
     return ("null_blk", _spec("null_blk", v), devices, params, extras)
+
+
+def nullbio(size_mb=1024):
+    """The bench's bio driver (smq_nullbio.ko, target smq_nullbio): every bio
+    ended in ->submit_bio; no queue, no scheduler."""
+    return ("nullbio", _spec("smq_nullbio", {"SIZE_MB": size_mb}), 1,
+            {"size_mb": size_mb}, {})
 
 
 # ---- the RDMA stacks (tests/guest/targets/{smq_iser,ib_iser,nvme_rdma}.sh) --

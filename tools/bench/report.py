@@ -166,9 +166,10 @@ def compare(a, b):
         out.append("%s: %s%s, %s, %s vCPUs, %d x %d s, %s" % (
             name, c["experiment"], " (quick)" if c.get("quick") else "", c.get("release"),
             c["vcpus"], runs(c), c["seconds"], c["date"]))
-    for k in ("experiment", "release", "vcpus", "mem_mib", "seconds"):
-        if ca.get(k) != cb.get(k):
-            out.append("note: %s differs (%s vs %s)" % (k, ca.get(k), cb.get(k)))
+    for k in ("experiment", "release", "vcpus", "mem_mib", "seconds", "engine"):
+        dflt = "libaio" if k == "engine" else None  # runs before --engine: libaio
+        if ca.get(k, dflt) != cb.get(k, dflt):
+            out.append("note: %s differs (%s vs %s)" % (k, ca.get(k, dflt), cb.get(k, dflt)))
     bl = {p["label"]: p for p in rb.points}
     rows, logs, up, down, nospread = [], [], 0, 0, 0
     by_stack = {}
@@ -277,6 +278,24 @@ def validate(doc, table_text=None, plot_path=None):
                        "profile: every point sampled, symbolized to the kernel and, on "
                        "smq's points, to smq's three modules%s" % (
                            ": not " + "; ".join(bad) if bad else "")))
+    # fio's engine: recorded per point and the one fio reports having run
+    # (its JSON's global options; a point's own --ioengine comes last)
+    bad = []
+    for p in doc.get("points", []):
+        ran = {(r.get("fio") or {}).get("global options", {}).get("ioengine")
+               for r in p.get("reps") or []}
+        if p.get("status") == "ok" and (not p.get("engine") or ran != {p["engine"]}):
+            bad.append("%s (%s, fio ran %s)" % (p["label"], p.get("engine"),
+                                               ", ".join(sorted(map(str, ran)))))
+        # a polled point ran on disks that take polled I/O
+        if p.get("status") == "ok" and p.get("hipri") and not \
+                p.get("counters", {}).get("after", {}).get("io_poll_disks"):
+            bad.append("%s (--hipri on a disk with queue/io_poll 0)" % p["label"])
+    engines = sorted({str(p.get("engine")) for p in doc.get("points", [])})
+    checks.append((doc.get("points") and c.get("engine") and not bad,
+                   "fio engine recorded (run: %s; points: %s)%s" % (
+                       c.get("engine"), ", ".join(engines),
+                       ": wrong for " + "; ".join(bad) if bad else "")))
     if table_text is not None:
         checks.append((table_text.strip() and "n/a" not in table_text,
                        "table.txt renders (no n/a cells)"))

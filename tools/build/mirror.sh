@@ -3,8 +3,8 @@
 #
 # mirror.sh OUTDIR: make OUTDIR a symlink farm of the kernel-module sources
 # (top-level Kbuild and VERSION; Kbuild, Makefile, *.c, *.h, *.S under
-# block/ scsi/ drivers/ include/), so Kbuild can build there with M=OUTDIR
-# and leave the source tree clean. Run on every build: new files get a link,
+# block/ scsi/ drivers/ include/ and the bench's tools/bench/nullbio/), so
+# Kbuild can build there with M=OUTDIR and leave the source tree clean. Run on every build: new files get a link,
 # links to deleted files are removed. Build products in OUTDIR are left alone.
 set -euo pipefail
 # shellcheck source=tools/lib/smq.sh
@@ -29,7 +29,7 @@ if [[ -f "$SMQ_TREE/VERSION" ]]; then
 	link VERSION
 fi
 dirs=()
-for d in block scsi drivers include; do
+for d in block scsi drivers include tools/bench/nullbio; do
 	[[ -d "$SMQ_TREE/$d" ]] && dirs+=("$d")
 done
 ((${#dirs[@]})) || exit 0

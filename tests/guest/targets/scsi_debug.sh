@@ -6,6 +6,8 @@
 #   LBS      logical block size (512)       SIZE_MB  capacity in MiB (256)
 #   QUEUES   submit_queues (2)              NDELAY   completion delay in ns,
 #            via hrtimer (10000; 0 = complete in the submitting context)
+#   POLL_QUEUES  poll_queues: how many of the QUEUES are polled (needs
+#            QUEUES >= 2; with delay=0 a polled command completes inline)
 #   OPTS     more scsi_debug parameters, space separated
 # TARGET_BENCH=1: fake_rw=1 (no data kept) and immediate completion, as in
 # the peer figures of Documentation (delay=0 fake_rw=1 submit_queues=2).
@@ -21,6 +23,7 @@ target_up() {
 	else
 		_sd_params="$_sd_params ndelay=${TARGET_NDELAY:-10000}"
 	fi
+	[ -n "${TARGET_POLL_QUEUES:-}" ] && _sd_params="$_sd_params poll_queues=$TARGET_POLL_QUEUES"
 	modprobe sd_mod || return 77
 	_sd_before=$(list_disks)
 	say "modprobe scsi_debug $_sd_params ${TARGET_OPTS:-}"
