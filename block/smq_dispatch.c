@@ -40,28 +40,64 @@ static void smq_delay_run_hw_queue(struct smq_hw_ctx *hctx,
 			    msecs_to_jiffies(msecs));
 }
 
-static bool smq_get_budget(struct smq_request *rq)
+/*
+ * Take a device budget token of @q into *@token (-1 when the driver keeps
+ * no budget).  Returns false when the device has none to give: a budget
+ * given back then reruns the queue.
+ */
+static bool smq_get_budget_token(struct smq_queue *q, int *token)
 {
-	struct smq_queue *q = rq->q;
 	const struct smq_mq_ops *ops = q->tag_set->ops;
-	int token;
 
-	if (rq->budget_token >= 0 || !ops->get_budget)
+	*token = -1;
+	if (!ops->get_budget)
 		return true;
-	token = ops->get_budget(q);
-	if (token < 0) {
+	*token = ops->get_budget(q);
+	if (*token < 0) {
 		set_bit(SMQ_Q_BUDGET_WAIT, &q->flags);
 		/*
 		 * Order the flag before trying again; pairs with smp_mb() in
-		 * smq_put_budget(): a budget given back between the failure
-		 * and the flag is either seen by this second try, or its
-		 * smq_put_budget() sees the flag and reruns the queue.
+		 * smq_put_budget_token(): a budget given back between the
+		 * failure and the flag is either seen by this second try, or
+		 * its smq_put_budget_token() sees the flag and reruns the
+		 * queue.
 		 */
 		smp_mb__after_atomic();
-		token = ops->get_budget(q);
-		if (token < 0)
+		*token = ops->get_budget(q);
+		if (*token < 0)
 			return false;
 	}
+	return true;
+}
+
+/* Give back a budget token of @q; rerun the queue if a dispatch waits. */
+static void smq_put_budget_token(struct smq_queue *q, int token)
+{
+	if (token < 0)
+		return;
+	q->tag_set->ops->put_budget(q, token);
+	/*
+	 * Order the budget given back before the test of the flag; pairs
+	 * with smp_mb__after_atomic() in smq_get_budget_token(): either this
+	 * sees SMQ_Q_BUDGET_WAIT and reruns the queue, or that second
+	 * ->get_budget() sees the budget given back.  A full barrier:
+	 * test_bit() is no atomic read-modify-write that
+	 * smp_mb__before_atomic() would order.
+	 */
+	smp_mb();
+	if (test_bit(SMQ_Q_BUDGET_WAIT, &q->flags) &&
+	    test_and_clear_bit(SMQ_Q_BUDGET_WAIT, &q->flags))
+		smq_run_hw_queues(q, true);
+}
+
+static bool smq_get_budget(struct smq_request *rq)
+{
+	int token;
+
+	if (rq->budget_token >= 0)
+		return true;
+	if (!smq_get_budget_token(rq->q, &token))
+		return false;
 	rq->budget_token = token;
 	return true;
 }
@@ -74,24 +110,12 @@ static bool smq_get_budget(struct smq_request *rq)
  */
 void smq_put_budget(struct smq_request *rq)
 {
-	struct smq_queue *q = rq->q;
+	int token = rq->budget_token;
 
-	if (rq->budget_token < 0)
+	if (token < 0)
 		return;
-	q->tag_set->ops->put_budget(q, rq->budget_token);
 	rq->budget_token = -1;
-	/*
-	 * Order the budget given back before the test of the flag; pairs
-	 * with smp_mb__after_atomic() in smq_get_budget(): either this sees
-	 * SMQ_Q_BUDGET_WAIT and reruns the queue, or that second
-	 * ->get_budget() sees the budget given back.  A full barrier:
-	 * test_bit() is no atomic read-modify-write that
-	 * smp_mb__before_atomic() would order.
-	 */
-	smp_mb();
-	if (test_bit(SMQ_Q_BUDGET_WAIT, &q->flags) &&
-	    test_and_clear_bit(SMQ_Q_BUDGET_WAIT, &q->flags))
-		smq_run_hw_queues(q, true);
+	smq_put_budget_token(rq->q, token);
 }
 
 /*
@@ -138,6 +162,9 @@ static bool smq_dispatch_list(struct smq_hw_ctx *hctx, struct list_head *list)
 
 	atomic_long_inc(&hctx->stats.busy);
 	WRITE_ONCE(hctx->dispatch_busy, min(hctx->dispatch_busy + 4, 16U));
+	/* Requests not tried give back the budget a scheduler run took. */
+	list_for_each_entry(rq, list, queuelist)
+		smq_put_budget(rq);
 	spin_lock(&hctx->lock);
 	list_splice_init(list, &hctx->dispatch);
 	spin_unlock(&hctx->lock);
@@ -173,19 +200,101 @@ static void smq_dispatch_ctxs(struct smq_hw_ctx *hctx)
 		smq_dispatch_list(hctx, &list);
 }
 
-/* Dispatch one request at a time from the scheduler while it has work. */
+/* Requests a queue run takes from a scheduler under one lock hold */
+#define SMQ_SCHED_BATCH		16
+
+/*
+ * Dispatch @list (requests taken from the scheduler, possibly of several
+ * hardware queues of the queue) in order, each run of requests of one
+ * hardware queue as one driver batch.  Returns true when every request
+ * reached the driver; otherwise what was refused went to its dispatch
+ * list and a rerun is arranged.
+ */
+static bool smq_dispatch_sched_list(struct list_head *list)
+{
+	bool all = true;
+
+	while (!list_empty(list)) {
+		struct smq_request *rq = list_first_entry(list,
+							  struct smq_request,
+							  queuelist);
+		struct smq_hw_ctx *hctx = rq->hctx;
+		LIST_HEAD(batch);
+
+		list_for_each_entry_from(rq, list, queuelist) {
+			if (rq->hctx != hctx)
+				break;
+		}
+		list_cut_before(&batch, list, &rq->queuelist);
+		if (!smq_dispatch_list(hctx, &batch))
+			all = false;
+	}
+	return all;
+}
+
+/*
+ * Take up to @max device budget tokens of @q into @tokens; returns how
+ * many.  None: the device has none to give, and a budget given back
+ * reruns the queue (smq_get_budget_token()).
+ */
+static unsigned int smq_get_budgets(struct smq_queue *q, int *tokens,
+				    unsigned int max)
+{
+	const struct smq_mq_ops *ops = q->tag_set->ops;
+	unsigned int n = 1;
+
+	if (!smq_get_budget_token(q, &tokens[0]))
+		return 0;
+	for (; n < max; n++) {
+		/* -1 without budgets: nothing to give back either. */
+		tokens[n] = ops->get_budget ? ops->get_budget(q) : -1;
+		if (tokens[n] < 0 && ops->get_budget)
+			break;
+	}
+	return n;
+}
+
+/*
+ * Dispatch from the scheduler while it has work, in rounds: take the
+ * device budget for up to SMQ_SCHED_BATCH requests (no more than the
+ * scheduler holds, ->nr_queued; one while the hardware queue has recently
+ * been busy), then that many requests from the scheduler under one hold
+ * of its lock (->dispatch_batch; one request without it), then hand them
+ * to the driver.  Taking the budget first leaves requests that the device
+ * cannot take yet in the scheduler, where they keep their place in its
+ * order (deadlines, merges), instead of on the dispatch list.
+ */
 static void smq_dispatch_sched(struct smq_hw_ctx *hctx)
 {
-	const struct smq_sched_ops *sched = hctx->q->sched;
-	LIST_HEAD(list);
+	struct smq_queue *q = hctx->q;
+	const struct smq_sched_ops *sched = q->sched;
+	int tokens[SMQ_SCHED_BATCH];
 
 	while (sched->has_work(hctx)) {
-		struct smq_request *rq = sched->dispatch_request(hctx);
+		unsigned int max = 1, nr_budget, n = 0;
+		struct smq_request *rq;
+		LIST_HEAD(list);
 
-		if (!rq)
-			break;
-		list_add(&rq->queuelist, &list);
-		if (!smq_dispatch_list(rq->hctx, &list))
+		if (sched->dispatch_batch && sched->nr_queued &&
+		    !READ_ONCE(hctx->dispatch_busy))
+			max = clamp(sched->nr_queued(hctx), 1U,
+				    (unsigned int)SMQ_SCHED_BATCH);
+		nr_budget = smq_get_budgets(q, tokens, max);
+		if (!nr_budget)
+			break;	/* a budget given back reruns the queue */
+		if (sched->dispatch_batch) {
+			sched->dispatch_batch(hctx, &list, nr_budget);
+		} else {
+			rq = sched->dispatch_request(hctx);
+			if (rq)
+				list_add(&rq->queuelist, &list);
+		}
+		/* Each request dispatches on one of the tokens taken above. */
+		list_for_each_entry(rq, &list, queuelist)
+			rq->budget_token = tokens[n++];
+		while (nr_budget > n)
+			smq_put_budget_token(q, tokens[--nr_budget]);
+		if (!n || !smq_dispatch_sched_list(&list))
 			break;
 	}
 }
