@@ -501,38 +501,74 @@ void smq_mq_requeue(struct smq_request *rq)
 	smq_insert_request(rq, false, false, false);
 }
 
+/*
+ * Whether a new request may go from its submitter straight to the driver:
+ * the hardware queue is idle (nothing on its dispatch list, no recent
+ * BUSY, not stopped, the queue not quiesced) and the queue's scheduler, if
+ * it runs one, holds no request (->has_work false).  That is the bypass of
+ * the scheduler: what it holds is dispatched first and may be merged into,
+ * so a request never overtakes one the scheduler holds, and when nothing
+ * waits there is nothing to sort or to hold back.  Inside rcu_read_lock()
+ * (q->sched_data is freed after a quiesce).
+ */
 static bool smq_can_issue_direct(struct smq_hw_ctx *hctx)
 {
-	return !hctx->q->sched && !READ_ONCE(hctx->dispatch_busy) &&
-	       list_empty_careful(&hctx->dispatch);
+	struct smq_queue *q = hctx->q;
+	const struct smq_sched_ops *sched;
+
+	if (READ_ONCE(hctx->dispatch_busy) ||
+	    !list_empty_careful(&hctx->dispatch))
+		return false;
+	if (smq_queue_quiesced(q) || smq_hctx_stopped(hctx))
+		return false;
+	sched = q->sched;
+	return !sched || !sched->has_work(hctx);
+}
+
+/*
+ * Issue @list (requests of @hctx) from the submitter if the hardware queue
+ * is idle; false when the caller must queue them instead.  With a
+ * scheduler only a single request bypasses it, and only once it holds its
+ * device budget: a request that cannot have one waits in the scheduler,
+ * where it keeps its place in the deadline order.  Inside rcu_read_lock().
+ */
+static bool smq_try_issue_direct(struct smq_hw_ctx *hctx,
+				 struct list_head *list)
+{
+	if (!smq_can_issue_direct(hctx))
+		return false;
+	if (hctx->q->sched &&
+	    (!list_is_singular(list) ||
+	     !smq_get_budget(list_first_entry(list, struct smq_request,
+					      queuelist))))
+		return false;
+	atomic_long_inc(&hctx->stats.direct);
+	smq_dispatch_list(hctx, list);
+	return true;
 }
 
 /**
  * smq_issue_direct - hand a new request to the driver from the submitter
  * @rq: request
  *
- * Falls back to queueing when the hardware queue is busy, stopped,
- * quiesced or has a scheduler.
+ * Falls back to queueing (software queue or scheduler, then a run) when
+ * the hardware queue is busy, stopped or quiesced, or its scheduler holds
+ * requests.
  */
 void smq_issue_direct(struct smq_request *rq)
 {
 	struct smq_hw_ctx *hctx = rq->hctx;
 	LIST_HEAD(list);
+	bool issued;
 
-	if (!smq_can_issue_direct(hctx)) {
-		smq_insert_request(rq, false, true, false);
-		return;
-	}
-	rcu_read_lock();
-	if (smq_queue_quiesced(hctx->q) || smq_hctx_stopped(hctx)) {
-		rcu_read_unlock();
-		smq_insert_request(rq, false, true, false);
-		return;
-	}
-	atomic_long_inc(&hctx->stats.direct);
 	list_add(&rq->queuelist, &list);
-	smq_dispatch_list(hctx, &list);
+	rcu_read_lock();
+	issued = smq_try_issue_direct(hctx, &list);
 	rcu_read_unlock();
+	if (!issued) {
+		list_del_init(&rq->queuelist);
+		smq_insert_request(rq, false, true, false);
+	}
 }
 
 /* Move the leading requests of @list that share @hctx onto @batch. */
@@ -564,15 +600,15 @@ void smq_issue_list(struct smq_queue *q, struct list_head *list,
 		LIST_HEAD(batch);
 
 		smq_take_batch(list, hctx, &batch);
-		rcu_read_lock();
-		if (!from_schedule && smq_can_issue_direct(hctx) &&
-		    !smq_queue_quiesced(q) && !smq_hctx_stopped(hctx)) {
-			atomic_long_add(1, &hctx->stats.direct);
-			smq_dispatch_list(hctx, &batch);
+		if (!from_schedule) {
+			bool issued;
+
+			rcu_read_lock();
+			issued = smq_try_issue_direct(hctx, &batch);
 			rcu_read_unlock();
-			continue;
+			if (issued)
+				continue;
 		}
-		rcu_read_unlock();
 		while (!list_empty(&batch)) {
 			rq = list_first_entry(&batch, struct smq_request, queuelist);
 			list_del_init(&rq->queuelist);
