@@ -432,7 +432,7 @@ static inline bool smq_may_merge(const struct smq_queue *q,
 /* smq_dispatch.c */
 void smq_run_work_fn(struct work_struct *work);
 void smq_put_budget(struct smq_request *rq);
-bool smq_put_budget_token(struct smq_request *rq);
+bool smq_put_rq_budget_nowake(struct smq_request *rq);
 void smq_budget_waiters_run(struct smq_queue *q);
 void smq_run_hw_queue(struct smq_hw_ctx *hctx, bool async);
 void smq_insert_request(struct smq_request *rq, bool at_head, bool run,

@@ -371,7 +371,7 @@ void smq_end_request_batch(struct smq_comp_batch *b)
 	struct smq_queue *q = NULL;
 
 	list_for_each_entry(rq, &b->list, queuelist) {
-		if (smq_put_budget_token(rq) && rq->q != q) {
+		if (smq_put_rq_budget_nowake(rq) && rq->q != q) {
 			if (q)
 				smq_budget_waiters_run(q);
 			q = rq->q;

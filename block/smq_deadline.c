@@ -46,6 +46,8 @@
  * @lock_acquired: times @lock was taken
  * @lock_busy: times a trylock found @lock taken
  * @merges: bios merged into queued requests
+ * @batches: dispatches that took at least one request (one lock hold each)
+ * @batched: requests those dispatches took
  * @async_depth: tags a write or an async read may choose from (under
  *	@lock when written; read without it)
  * @flags: SMQ_DD_RERUN: a dispatcher found @lock taken and left
@@ -58,6 +60,8 @@ struct smq_dd {
 	atomic_long_t lock_acquired;
 	atomic_long_t lock_busy;
 	atomic_long_t merges;
+	atomic_long_t batches;
+	atomic_long_t batched;
 	unsigned int async_depth;
 	unsigned long flags;
 };
@@ -170,10 +174,18 @@ static void smq_dd_insert_requests(struct smq_hw_ctx *hctx,
 	}
 }
 
-static struct smq_request *smq_dd_dispatch_request(struct smq_hw_ctx *hctx)
+/*
+ * Move up to @max requests, in the core's dispatch order, onto @list under
+ * one hold of dd->lock: the lock is taken once per queue run's batch, not
+ * once per request.
+ */
+static unsigned int smq_dd_dispatch_batch(struct smq_hw_ctx *hctx,
+					  struct list_head *list,
+					  unsigned int max)
 {
 	struct smq_dd *dd = hctx->q->sched_data;
-	struct smq_request *rq;
+	unsigned long now = jiffies;
+	unsigned int n = 0;
 
 	if (!spin_trylock(&dd->lock)) {
 		atomic_long_inc(&dd->lock_busy);
@@ -181,16 +193,36 @@ static struct smq_request *smq_dd_dispatch_request(struct smq_hw_ctx *hctx)
 		/* Pairs with smp_mb() in smq_dd_unlock_rerun(). */
 		smp_mb__after_atomic();
 		if (!spin_trylock(&dd->lock))
-			return NULL;	/* the holder sees SMQ_DD_RERUN */
+			return 0;	/* the holder sees SMQ_DD_RERUN */
 	}
 	atomic_long_inc(&dd->lock_acquired);
 	smq_dd_drain(dd);
-	rq = smq_dd_to_rq(smq_dl_dispatch(&dd->dl, jiffies));
+	while (n < max) {
+		struct smq_request *rq;
+
+		rq = smq_dd_to_rq(smq_dl_dispatch(&dd->dl, now));
+		if (!rq)
+			break;
+		list_add_tail(&rq->queuelist, list);
+		n++;
+	}
 	/* A flagged dispatcher is served by our caller's has_work loop. */
 	smq_dd_unlock_rerun(dd);
-	if (rq)
-		atomic_dec(&dd->queued);
-	return rq;
+	if (n) {
+		atomic_sub(n, &dd->queued);
+		atomic_long_inc(&dd->batches);
+		atomic_long_add(n, &dd->batched);
+	}
+	return n;
+}
+
+static struct smq_request *smq_dd_dispatch_request(struct smq_hw_ctx *hctx)
+{
+	LIST_HEAD(list);
+
+	if (!smq_dd_dispatch_batch(hctx, &list, 1))
+		return NULL;
+	return list_first_entry(&list, struct smq_request, queuelist);
 }
 
 /* Writes and async reads leave room for sync reads (iosched/async_depth). */
@@ -218,6 +250,14 @@ static bool smq_dd_has_work(struct smq_hw_ctx *hctx)
 	struct smq_dd *dd = hctx->q->sched_data;
 
 	return atomic_read(&dd->queued) > 0;
+}
+
+/* Requests queued: an upper bound of what the next dispatch returns. */
+static unsigned int smq_dd_nr_queued(struct smq_hw_ctx *hctx)
+{
+	struct smq_dd *dd = hctx->q->sched_data;
+
+	return max(atomic_read(&dd->queued), 0);
 }
 
 static bool smq_dd_bio_merge(struct smq_queue *q, struct bio *bio,
@@ -342,10 +382,13 @@ static ssize_t smq_dd_lock_stats_show(struct smq_queue *q, char *page)
 {
 	struct smq_dd *dd = q->sched_data;
 
-	return sysfs_emit(page, "acquired %ld busy %ld merges %ld\n",
+	return sysfs_emit(page,
+			  "acquired %ld busy %ld merges %ld batches %ld batched %ld\n",
 			  atomic_long_read(&dd->lock_acquired),
 			  atomic_long_read(&dd->lock_busy),
-			  atomic_long_read(&dd->merges));
+			  atomic_long_read(&dd->merges),
+			  atomic_long_read(&dd->batches),
+			  atomic_long_read(&dd->batched));
 }
 
 static struct smq_queue_attr smq_dd_attr_lock_stats = {
@@ -502,6 +545,8 @@ static struct smq_sched_ops smq_mq_deadline = {
 	.bio_merge = smq_dd_bio_merge,
 	.insert_requests = smq_dd_insert_requests,
 	.dispatch_request = smq_dd_dispatch_request,
+	.dispatch_batch = smq_dd_dispatch_batch,
+	.nr_queued = smq_dd_nr_queued,
 	.has_work = smq_dd_has_work,
 	.limit_depth = smq_dd_limit_depth,
 	.depth_updated = smq_dd_depth_updated,

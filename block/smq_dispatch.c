@@ -40,28 +40,73 @@ static void smq_delay_run_hw_queue(struct smq_hw_ctx *hctx,
 			    msecs_to_jiffies(msecs));
 }
 
-static bool smq_get_budget(struct smq_request *rq)
+/*
+ * Take a device budget token of @q into *@token (-1 when the driver keeps
+ * no budget).  Returns false when the device has none to give: a budget
+ * given back then reruns the queue.
+ */
+static bool smq_get_budget_token(struct smq_queue *q, int *token)
 {
-	struct smq_queue *q = rq->q;
 	const struct smq_mq_ops *ops = q->tag_set->ops;
-	int token;
 
-	if (rq->budget_token >= 0 || !ops->get_budget)
+	*token = -1;
+	if (!ops->get_budget)
 		return true;
-	token = ops->get_budget(q);
-	if (token < 0) {
+	*token = ops->get_budget(q);
+	if (*token < 0) {
 		set_bit(SMQ_Q_BUDGET_WAIT, &q->flags);
 		/*
 		 * Order the flag before trying again; pairs with smp_mb() in
-		 * smq_put_budget(): a budget given back between the failure
-		 * and the flag is either seen by this second try, or its
-		 * smq_put_budget() sees the flag and reruns the queue.
+		 * smq_put_budget_token(): a budget given back between the
+		 * failure and the flag is either seen by this second try, or
+		 * its smq_put_budget_token() sees the flag and reruns the
+		 * queue.
 		 */
 		smp_mb__after_atomic();
-		token = ops->get_budget(q);
-		if (token < 0)
+		*token = ops->get_budget(q);
+		if (*token < 0)
 			return false;
 	}
+	return true;
+}
+
+/* Give back a budget token of @q; rerun the queue if a dispatch waits. */
+static void smq_put_budget_token(struct smq_queue *q, int token)
+{
+	if (token < 0)
+		return;
+	q->tag_set->ops->put_budget(q, token);
+	smq_budget_waiters_run(q);
+}
+
+/**
+ * smq_budget_waiters_run - rerun a queue that waits for a budget
+ * @q: queue some of whose budgets were just given back
+ */
+void smq_budget_waiters_run(struct smq_queue *q)
+{
+	/*
+	 * Order the budget given back before the test of the flag; pairs
+	 * with smp_mb__after_atomic() in smq_get_budget_token(): either this
+	 * sees SMQ_Q_BUDGET_WAIT and reruns the queue, or that second
+	 * ->get_budget() sees the budget given back.  A full barrier:
+	 * test_bit() is no atomic read-modify-write that
+	 * smp_mb__before_atomic() would order.
+	 */
+	smp_mb();
+	if (test_bit(SMQ_Q_BUDGET_WAIT, &q->flags) &&
+	    test_and_clear_bit(SMQ_Q_BUDGET_WAIT, &q->flags))
+		smq_run_hw_queues(q, true);
+}
+
+static bool smq_get_budget(struct smq_request *rq)
+{
+	int token;
+
+	if (rq->budget_token >= 0)
+		return true;
+	if (!smq_get_budget_token(rq->q, &token))
+		return false;
 	rq->budget_token = token;
 	return true;
 }
@@ -74,48 +119,33 @@ static bool smq_get_budget(struct smq_request *rq)
  */
 void smq_put_budget(struct smq_request *rq)
 {
-	if (smq_put_budget_token(rq))
-		smq_budget_waiters_run(rq->q);
+	int token = rq->budget_token;
+
+	if (token < 0)
+		return;
+	rq->budget_token = -1;
+	smq_put_budget_token(rq->q, token);
 }
 
 /**
- * smq_put_budget_token - give back a request's budget, if it holds one
+ * smq_put_rq_budget_nowake - give back a request's budget, if it holds one
  * @rq: request
  *
- * The caller then calls smq_budget_waiters_run() for its queue (once for
- * several requests of the queue, in a completion batch).
+ * Without the check for a dispatch waiting for budget: the caller calls
+ * smq_budget_waiters_run() for the queue afterwards (once for several
+ * requests of the queue, in a completion batch).
  *
  * Return: true if a budget was given back.
  */
-bool smq_put_budget_token(struct smq_request *rq)
+bool smq_put_rq_budget_nowake(struct smq_request *rq)
 {
-	struct smq_queue *q = rq->q;
+	int token = rq->budget_token;
 
-	if (rq->budget_token < 0)
+	if (token < 0)
 		return false;
-	q->tag_set->ops->put_budget(q, rq->budget_token);
 	rq->budget_token = -1;
+	rq->q->tag_set->ops->put_budget(rq->q, token);
 	return true;
-}
-
-/**
- * smq_budget_waiters_run - rerun a queue that waits for a budget
- * @q: queue some of whose budgets were just given back
- */
-void smq_budget_waiters_run(struct smq_queue *q)
-{
-	/*
-	 * Order the budget given back before the test of the flag; pairs
-	 * with smp_mb__after_atomic() in smq_get_budget(): either this sees
-	 * SMQ_Q_BUDGET_WAIT and reruns the queue, or that second
-	 * ->get_budget() sees the budget given back.  A full barrier:
-	 * test_bit() is no atomic read-modify-write that
-	 * smp_mb__before_atomic() would order.
-	 */
-	smp_mb();
-	if (test_bit(SMQ_Q_BUDGET_WAIT, &q->flags) &&
-	    test_and_clear_bit(SMQ_Q_BUDGET_WAIT, &q->flags))
-		smq_run_hw_queues(q, true);
 }
 
 /*
@@ -162,6 +192,9 @@ static bool smq_dispatch_list(struct smq_hw_ctx *hctx, struct list_head *list)
 
 	atomic_long_inc(&hctx->stats.busy);
 	WRITE_ONCE(hctx->dispatch_busy, min(hctx->dispatch_busy + 4, 16U));
+	/* Requests not tried give back the budget a scheduler run took. */
+	list_for_each_entry(rq, list, queuelist)
+		smq_put_budget(rq);
 	spin_lock(&hctx->lock);
 	list_splice_init(list, &hctx->dispatch);
 	spin_unlock(&hctx->lock);
@@ -197,19 +230,101 @@ static void smq_dispatch_ctxs(struct smq_hw_ctx *hctx)
 		smq_dispatch_list(hctx, &list);
 }
 
-/* Dispatch one request at a time from the scheduler while it has work. */
+/* Requests a queue run takes from a scheduler under one lock hold */
+#define SMQ_SCHED_BATCH		16
+
+/*
+ * Dispatch @list (requests taken from the scheduler, possibly of several
+ * hardware queues of the queue) in order, each run of requests of one
+ * hardware queue as one driver batch.  Returns true when every request
+ * reached the driver; otherwise what was refused went to its dispatch
+ * list and a rerun is arranged.
+ */
+static bool smq_dispatch_sched_list(struct list_head *list)
+{
+	bool all = true;
+
+	while (!list_empty(list)) {
+		struct smq_request *rq = list_first_entry(list,
+							  struct smq_request,
+							  queuelist);
+		struct smq_hw_ctx *hctx = rq->hctx;
+		LIST_HEAD(batch);
+
+		list_for_each_entry_from(rq, list, queuelist) {
+			if (rq->hctx != hctx)
+				break;
+		}
+		list_cut_before(&batch, list, &rq->queuelist);
+		if (!smq_dispatch_list(hctx, &batch))
+			all = false;
+	}
+	return all;
+}
+
+/*
+ * Take up to @max device budget tokens of @q into @tokens; returns how
+ * many.  None: the device has none to give, and a budget given back
+ * reruns the queue (smq_get_budget_token()).
+ */
+static unsigned int smq_get_budgets(struct smq_queue *q, int *tokens,
+				    unsigned int max)
+{
+	const struct smq_mq_ops *ops = q->tag_set->ops;
+	unsigned int n = 1;
+
+	if (!smq_get_budget_token(q, &tokens[0]))
+		return 0;
+	for (; n < max; n++) {
+		/* -1 without budgets: nothing to give back either. */
+		tokens[n] = ops->get_budget ? ops->get_budget(q) : -1;
+		if (tokens[n] < 0 && ops->get_budget)
+			break;
+	}
+	return n;
+}
+
+/*
+ * Dispatch from the scheduler while it has work, in rounds: take the
+ * device budget for up to SMQ_SCHED_BATCH requests (no more than the
+ * scheduler holds, ->nr_queued; one while the hardware queue has recently
+ * been busy), then that many requests from the scheduler under one hold
+ * of its lock (->dispatch_batch; one request without it), then hand them
+ * to the driver.  Taking the budget first leaves requests that the device
+ * cannot take yet in the scheduler, where they keep their place in its
+ * order (deadlines, merges), instead of on the dispatch list.
+ */
 static void smq_dispatch_sched(struct smq_hw_ctx *hctx)
 {
-	const struct smq_sched_ops *sched = hctx->q->sched;
-	LIST_HEAD(list);
+	struct smq_queue *q = hctx->q;
+	const struct smq_sched_ops *sched = q->sched;
+	int tokens[SMQ_SCHED_BATCH];
 
 	while (sched->has_work(hctx)) {
-		struct smq_request *rq = sched->dispatch_request(hctx);
+		unsigned int max = 1, nr_budget, n = 0;
+		struct smq_request *rq;
+		LIST_HEAD(list);
 
-		if (!rq)
-			break;
-		list_add(&rq->queuelist, &list);
-		if (!smq_dispatch_list(rq->hctx, &list))
+		if (sched->dispatch_batch && sched->nr_queued &&
+		    !READ_ONCE(hctx->dispatch_busy))
+			max = clamp(sched->nr_queued(hctx), 1U,
+				    (unsigned int)SMQ_SCHED_BATCH);
+		nr_budget = smq_get_budgets(q, tokens, max);
+		if (!nr_budget)
+			break;	/* a budget given back reruns the queue */
+		if (sched->dispatch_batch) {
+			sched->dispatch_batch(hctx, &list, nr_budget);
+		} else {
+			rq = sched->dispatch_request(hctx);
+			if (rq)
+				list_add(&rq->queuelist, &list);
+		}
+		/* Each request dispatches on one of the tokens taken above. */
+		list_for_each_entry(rq, &list, queuelist)
+			rq->budget_token = tokens[n++];
+		while (nr_budget > n)
+			smq_put_budget_token(q, tokens[--nr_budget]);
+		if (!n || !smq_dispatch_sched_list(&list))
 			break;
 	}
 }
@@ -416,38 +531,74 @@ void smq_mq_requeue(struct smq_request *rq)
 	smq_insert_request(rq, false, false, false);
 }
 
+/*
+ * Whether a new request may go from its submitter straight to the driver:
+ * the hardware queue is idle (nothing on its dispatch list, no recent
+ * BUSY, not stopped, the queue not quiesced) and the queue's scheduler, if
+ * it runs one, holds no request (->has_work false).  That is the bypass of
+ * the scheduler: what it holds is dispatched first and may be merged into,
+ * so a request never overtakes one the scheduler holds, and when nothing
+ * waits there is nothing to sort or to hold back.  Inside rcu_read_lock()
+ * (q->sched_data is freed after a quiesce).
+ */
 static bool smq_can_issue_direct(struct smq_hw_ctx *hctx)
 {
-	return !hctx->q->sched && !READ_ONCE(hctx->dispatch_busy) &&
-	       list_empty_careful(&hctx->dispatch);
+	struct smq_queue *q = hctx->q;
+	const struct smq_sched_ops *sched;
+
+	if (READ_ONCE(hctx->dispatch_busy) ||
+	    !list_empty_careful(&hctx->dispatch))
+		return false;
+	if (smq_queue_quiesced(q) || smq_hctx_stopped(hctx))
+		return false;
+	sched = q->sched;
+	return !sched || !sched->has_work(hctx);
+}
+
+/*
+ * Issue @list (requests of @hctx) from the submitter if the hardware queue
+ * is idle; false when the caller must queue them instead.  With a
+ * scheduler only a single request bypasses it, and only once it holds its
+ * device budget: a request that cannot have one waits in the scheduler,
+ * where it keeps its place in the deadline order.  Inside rcu_read_lock().
+ */
+static bool smq_try_issue_direct(struct smq_hw_ctx *hctx,
+				 struct list_head *list)
+{
+	if (!smq_can_issue_direct(hctx))
+		return false;
+	if (hctx->q->sched &&
+	    (!list_is_singular(list) ||
+	     !smq_get_budget(list_first_entry(list, struct smq_request,
+					      queuelist))))
+		return false;
+	atomic_long_inc(&hctx->stats.direct);
+	smq_dispatch_list(hctx, list);
+	return true;
 }
 
 /**
  * smq_issue_direct - hand a new request to the driver from the submitter
  * @rq: request
  *
- * Falls back to queueing when the hardware queue is busy, stopped,
- * quiesced or has a scheduler.
+ * Falls back to queueing (software queue or scheduler, then a run) when
+ * the hardware queue is busy, stopped or quiesced, or its scheduler holds
+ * requests.
  */
 void smq_issue_direct(struct smq_request *rq)
 {
 	struct smq_hw_ctx *hctx = rq->hctx;
 	LIST_HEAD(list);
+	bool issued;
 
-	if (!smq_can_issue_direct(hctx)) {
-		smq_insert_request(rq, false, true, false);
-		return;
-	}
-	rcu_read_lock();
-	if (smq_queue_quiesced(hctx->q) || smq_hctx_stopped(hctx)) {
-		rcu_read_unlock();
-		smq_insert_request(rq, false, true, false);
-		return;
-	}
-	atomic_long_inc(&hctx->stats.direct);
 	list_add(&rq->queuelist, &list);
-	smq_dispatch_list(hctx, &list);
+	rcu_read_lock();
+	issued = smq_try_issue_direct(hctx, &list);
 	rcu_read_unlock();
+	if (!issued) {
+		list_del_init(&rq->queuelist);
+		smq_insert_request(rq, false, true, false);
+	}
 }
 
 /* Move the leading requests of @list that share @hctx onto @batch. */
@@ -479,15 +630,15 @@ void smq_issue_list(struct smq_queue *q, struct list_head *list,
 		LIST_HEAD(batch);
 
 		smq_take_batch(list, hctx, &batch);
-		rcu_read_lock();
-		if (!from_schedule && smq_can_issue_direct(hctx) &&
-		    !smq_queue_quiesced(q) && !smq_hctx_stopped(hctx)) {
-			atomic_long_add(1, &hctx->stats.direct);
-			smq_dispatch_list(hctx, &batch);
+		if (!from_schedule) {
+			bool issued;
+
+			rcu_read_lock();
+			issued = smq_try_issue_direct(hctx, &batch);
 			rcu_read_unlock();
-			continue;
+			if (issued)
+				continue;
 		}
-		rcu_read_unlock();
 		while (!list_empty(&batch)) {
 			rq = list_first_entry(&batch, struct smq_request, queuelist);
 			list_del_init(&rq->queuelist);

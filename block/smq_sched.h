@@ -61,7 +61,17 @@ struct smq_legacy_elv {
  * @bio_merge: try to merge a bio into a queued request
  * @insert_requests: take requests (list emptied)
  * @dispatch_request: next request for the driver, or NULL
- * @has_work: whether @dispatch_request would return one
+ * @dispatch_batch: move up to @max requests, in dispatch order, onto the
+ *	tail of @list under one hold of the scheduler's lock; returns how
+ *	many (optional: queue runs call @dispatch_request once per request
+ *	without it)
+ * @nr_queued: how many requests the scheduler holds, at most (optional;
+ *	with @dispatch_batch, sizes a queue run's rounds: the device budget
+ *	for a round is taken before its requests)
+ * @has_work: whether @dispatch_request would return one; false also lets
+ *	a new request bypass the scheduler (direct issue to an idle
+ *	hardware queue), so it must be true while the scheduler holds any
+ *	request
  * @limit_depth: tags a new request of @opf may choose from (optional)
  * @depth_updated: the queue's nr_requests changed (frozen queue; optional)
  * @prepare_request: a request was allocated
@@ -84,6 +94,9 @@ struct smq_sched_ops {
 	void (*insert_requests)(struct smq_hw_ctx *hctx, struct list_head *list,
 				bool at_head);
 	struct smq_request *(*dispatch_request)(struct smq_hw_ctx *hctx);
+	unsigned int (*dispatch_batch)(struct smq_hw_ctx *hctx,
+				       struct list_head *list, unsigned int max);
+	unsigned int (*nr_queued)(struct smq_hw_ctx *hctx);
 	bool (*has_work)(struct smq_hw_ctx *hctx);
 	unsigned int (*limit_depth)(struct smq_queue *q, blk_opf_t opf);
 	void (*depth_updated)(struct smq_queue *q);

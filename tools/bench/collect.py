@@ -122,7 +122,7 @@ def parse_counters(text):
             continue
         if f[1] == "lock_stats":
             kv = dict(zip(f[2::2], f[3::2]))
-            for k in ("acquired", "busy", "merges"):
+            for k in ("acquired", "busy", "merges", "batches", "batched"):
                 if k in kv:
                     add("lock_" + k, int(kv[k]))
         elif f[1].startswith("mq/"):
