@@ -8,6 +8,8 @@
  *   1  there if that CPU shares a package (last-level cache domain) with
  *      the submitter, else on the submitting CPU;
  *   2  always on the submitting CPU.
+ * A REQ_POLLED request (a poll queue's) always completes where its
+ * poller reaped it: no IPI, no softirq.
  * Remote completions are batched per CPU: one IPI drains a lock-free list.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -42,6 +44,9 @@ static bool smq_complete_remote(struct smq_request *rq)
 	int cpu = raw_smp_processor_id();
 	int target = rq->submit_cpu;
 
+	/* Reaped by its poller (->poll): complete right here, as Linux does. */
+	if (rq->cmd_flags & REQ_POLLED)
+		return false;
 	switch (READ_ONCE(rq->q->rq_affinity)) {
 	case 0:
 		return false;

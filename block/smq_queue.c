@@ -165,6 +165,7 @@ int smq_alloc_hctx(struct smq_queue *q, unsigned int idx)
 	INIT_DELAYED_WORK(&hctx->run_work, smq_run_work_fn);
 	hctx->q = q;
 	hctx->queue_num = idx;
+	hctx->poll = idx >= smq_set_nr_irq_queues(set);
 	hctx->tags = set->tags[idx];
 	hctx->next_cpu = -1;
 	hctx->driver_data = set->driver_data;
@@ -221,7 +222,8 @@ static void smq_init_ctxs(struct smq_queue *q)
  *	are empty)
  *
  * Rebuilds each hardware queue's CPU mask and software queue table from
- * the tag set's map, and marks the hardware queues without an online CPU
+ * the tag set's map (poll queues: their CPU mask from the poll map; they
+ * have no software queue), and marks the hardware queues without an online CPU
  * inactive.  Takes cpus_read_lock(): no CPU hotplug callback reads the
  * masks meanwhile.
  */
@@ -247,6 +249,16 @@ void smq_map_swqueues(struct smq_queue *q)
 		ctx->index_hw = hctx->nr_ctx;
 		hctx->ctxs[hctx->nr_ctx++] = ctx;
 		cpumask_set_cpu(cpu, hctx->cpumask);
+		/*
+		 * The CPU's poll queue: its mask says where it runs and when
+		 * it goes inactive (smq_cpuhp.c); no software queue feeds it.
+		 */
+		ctx->poll_hctx = NULL;
+		if (q->tag_set->poll_map) {
+			hctx = q->hctxs[q->tag_set->poll_map[cpu]];
+			ctx->poll_hctx = hctx;
+			cpumask_set_cpu(cpu, hctx->cpumask);
+		}
 	}
 	smq_hctx_update_active(q);
 	cpus_read_unlock();
