@@ -450,6 +450,9 @@ void smq_mq_delay_run_queues(struct smq_queue *q, unsigned long msecs);
 void smq_mq_insert_request(struct smq_request *rq);
 void smq_mq_requeue(struct smq_request *rq);
 
+/* smq_poll.c */
+void smq_poll_reap(struct smq_queue *q);
+
 /* smq_complete.c */
 int smq_complete_init(void);
 void smq_complete_exit(void);

@@ -70,3 +70,32 @@ int smq_poll_bio(struct bio *bio, struct io_comp_batch *iob,
 	return ret;
 }
 EXPORT_SYMBOL_GPL(smq_poll_bio);
+
+/**
+ * smq_poll_reap - poll every poll queue of a queue once
+ * @q: multiqueue queue with poll queues, entered or being frozen (its
+ *	in-flight requests hold usage references)
+ *
+ * For smq_freeze_queue(): the pollers of a deleted disk's requests can no
+ * longer poll (the kernel's bio_poll() fails to enter the disk's queue),
+ * so whoever drains the queue reaps them.
+ */
+void smq_poll_reap(struct smq_queue *q)
+{
+	unsigned int i, nr;
+
+	rcu_read_lock();
+	nr = smq_nr_hctx(q);
+	for (i = 0; i < nr; i++) {
+		struct smq_hw_ctx *hctx = READ_ONCE(q->hctxs[i]);
+		int n;
+
+		if (!hctx->poll)
+			continue;
+		n = q->tag_set->ops->poll(hctx, NULL);
+		atomic_long_inc(&hctx->stats.polls);
+		if (n > 0)
+			atomic_long_add(n, &hctx->stats.polled);
+	}
+	rcu_read_unlock();
+}

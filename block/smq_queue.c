@@ -48,7 +48,8 @@ void smq_queue_exit(struct smq_queue *q)
  * smq_freeze_queue - block new entries and wait until none is in progress
  * @q: queue
  *
- * Freezes nest; each needs a smq_unfreeze_queue().
+ * Freezes nest; each needs a smq_unfreeze_queue().  With poll queues the
+ * freezing task reaps them every jiffy while it waits (smq_poll_reap()).
  */
 void smq_freeze_queue(struct smq_queue *q)
 {
@@ -59,6 +60,18 @@ void smq_freeze_queue(struct smq_queue *q)
 		smq_run_hw_queues(q, false);
 	} else {
 		mutex_unlock(&q->freeze_lock);
+	}
+	/*
+	 * Requests of the poll queues complete only by being polled, and
+	 * their pollers may be gone (the kernel stops bio_poll() on a deleted
+	 * disk): reap the poll queues while waiting.
+	 */
+	if (q->tag_set->nr_poll_queues) {
+		while (!wait_event_timeout(q->freeze_wq,
+					   percpu_ref_is_zero(&q->q_usage_counter),
+					   1))
+			smq_poll_reap(q);
+		return;
 	}
 	wait_event(q->freeze_wq, percpu_ref_is_zero(&q->q_usage_counter));
 }
