@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=dash
-# name: poll-none
+# name: poll-legacy
 # timeout: 300
 #
 # --hipri on a disk without poll queues (smq's legacy path, smq mq with
