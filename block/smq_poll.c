@@ -30,7 +30,8 @@
 /**
  * smq_poll_bio - ->poll_bio of every smq disk with poll queues
  * @bio: a bio submitted with REQ_POLLED, or one whose REQ_POLLED was
- *	cleared (its cookie is then BLK_QC_T_NONE)
+ *	cleared (its cookie is then BLK_QC_T_NONE); it may have completed
+ *	meanwhile (then it has no bi_bdev)
  * @iob: the caller's completion batch, passed to the driver's ->poll
  * @flags: BLK_POLL_* (ignored: one pass over the queue each call)
  *
@@ -46,13 +47,22 @@
 int smq_poll_bio(struct bio *bio, struct io_comp_batch *iob,
 		 unsigned int flags)
 {
-	struct smq_queue *q = bio->bi_bdev->bd_disk->queue->queuedata;
 	blk_qc_t cookie = READ_ONCE(bio->bi_cookie);
+	struct block_device *bdev = READ_ONCE(bio->bi_bdev);
 	struct smq_hw_ctx *hctx;
+	struct smq_queue *q;
 	int ret = 0;
 
-	if (cookie == BLK_QC_T_NONE)
+	/*
+	 * Another poller may have completed the bio since the kernel's
+	 * bio_poll() looked at it: a polled bio back in the kernel's bio
+	 * cache has no bi_bdev (iocb_bio_iopoll()'s RCU read-side section
+	 * keeps its memory).  Read each field once.
+	 */
+	if (cookie == BLK_QC_T_NONE || !bdev ||
+	    bdev->bd_disk->fops->poll_bio != smq_poll_bio)
 		return 0;
+	q = bdev->bd_disk->queue->queuedata;
 	if (!percpu_ref_tryget(&q->q_usage_counter))
 		return 0;
 	rcu_read_lock();
