@@ -64,6 +64,10 @@ struct smq_tags {
  * @cpu: the CPU
  * @index_hw: bit of this context in its hctx's ctx_map
  * @hctx: hardware queue this CPU maps to
+ * @poll_hctx: poll queue this CPU's REQ_POLLED requests go to (tag_set
+ *	poll_map), or NULL without poll queues.  Poll queues take no
+ *	requests through software queues: what cannot be issued at once goes
+ *	to the poll queue's dispatch list (or the scheduler)
  * @q: queue
  */
 struct smq_ctx {
@@ -72,6 +76,7 @@ struct smq_ctx {
 	unsigned int cpu;
 	unsigned int index_hw;
 	struct smq_hw_ctx *hctx;
+	struct smq_hw_ctx *poll_hctx;
 	struct smq_queue *q;
 } ____cacheline_aligned_in_smp;
 
@@ -96,6 +101,8 @@ enum {
  * @next_cpu: round robin among @cpumask for @run_work
  * @q: queue
  * @queue_num: index in q->hctxs
+ * @poll: a poll queue (queue_num >= smq_set_nr_irq_queues()): REQ_POLLED
+ *	requests only, reaped by smq_poll_bio() through ->poll
  * @tags: driver tags (shared by all hctxs with SMQ_SET_HOST_TAGSET)
  * @wait_index: rotor over the tag wait queues
  * @dispatch_busy: recent BUSY returns, EWMA; direct issue backs off
@@ -104,9 +111,10 @@ enum {
  * @kobj: /sys/block/X/mq/<queue_num>
  * @cpuhp_node: instance of smq_blk's CPU hotplug state (smq_cpuhp.c)
  * @cpuhp_added: @cpuhp_node is registered
- * @stats: dispatch counters; @stats.batched and @stats.batch_runs: requests
- *	ended by completion batches and the runs of this queue's requests
- *	they were ended in (smq_end_request_batch())
+ * @stats: dispatch counters; @stats.polls: ->poll calls (poll queues),
+ *	@stats.polled: requests they completed; @stats.batched and
+ *	@stats.batch_runs: requests ended by completion batches and the runs
+ *	of this queue's requests they were ended in (smq_end_request_batch())
  */
 struct smq_hw_ctx {
 	spinlock_t lock;		/* protects dispatch */
@@ -120,6 +128,7 @@ struct smq_hw_ctx {
 	int next_cpu;
 	struct smq_queue *q;
 	unsigned int queue_num;
+	bool poll;
 	struct smq_tags *tags;
 	atomic_t wait_index;
 	unsigned int dispatch_busy;
@@ -134,6 +143,8 @@ struct smq_hw_ctx {
 		atomic_long_t direct;
 		atomic_long_t busy;
 		atomic_long_t runs;
+		atomic_long_t polls;
+		atomic_long_t polled;
 		atomic_long_t batched;
 		atomic_long_t batch_runs;
 	} stats;
@@ -370,6 +381,7 @@ void smq_mq_busy_iter(struct smq_queue *q,
 int smq_map_queues_default(struct smq_tag_set *set);
 int smq_map_check(const struct smq_tag_set *set, unsigned int nr,
 		  const unsigned int *map);
+int smq_map_poll_queues(struct smq_tag_set *set);
 
 /* smq_queue.c */
 int smq_alloc_hctx(struct smq_queue *q, unsigned int idx);
@@ -446,6 +458,9 @@ void smq_mq_run_queues(struct smq_queue *q, bool async);
 void smq_mq_delay_run_queues(struct smq_queue *q, unsigned long msecs);
 void smq_mq_insert_request(struct smq_request *rq);
 void smq_mq_requeue(struct smq_request *rq);
+
+/* smq_poll.c */
+void smq_poll_reap(struct smq_queue *q);
 
 /* smq_complete.c */
 int smq_complete_init(void);

@@ -8,6 +8,8 @@
  *   1  there if that CPU shares a package (last-level cache domain) with
  *      the submitter, else on the submitting CPU;
  *   2  always on the submitting CPU.
+ * A REQ_POLLED request (a poll queue's) always completes where its
+ * poller reaped it: no IPI, no softirq.
  * Remote completions are batched per CPU: one IPI drains a lock-free list.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -43,6 +45,9 @@ static bool smq_complete_remote(struct smq_request *rq)
 	int cpu = raw_smp_processor_id();
 	int target = rq->submit_cpu;
 
+	/* Reaped by its poller (->poll): complete right here, as Linux does. */
+	if (rq->cmd_flags & REQ_POLLED)
+		return false;
 	switch (READ_ONCE(rq->q->rq_affinity)) {
 	case 0:
 		return false;
@@ -237,14 +242,6 @@ bool smq_update_request(struct smq_request *rq, blk_status_t status,
 }
 EXPORT_SYMBOL_GPL(smq_update_request);
 
-/**
- * smq_end_request - finish a request
- * @rq: request (claimed: from ->complete, or after smq_rq_claim())
- * @status: its outcome
- *
- * Ends its bios, statistics and budget, then frees it, or for passthrough
- * requests calls rq->end_io, whose owner frees it.  Any context.
- */
 /* Disk statistics and the bios of a request that ends with @status. */
 static void smq_end_data(struct smq_request *rq, blk_status_t status)
 {
@@ -257,6 +254,14 @@ static void smq_end_data(struct smq_request *rq, blk_status_t status)
 		smq_end_bios(rq, status);
 }
 
+/**
+ * smq_end_request - finish a request
+ * @rq: request (claimed: from ->complete, or after smq_rq_claim())
+ * @status: its outcome
+ *
+ * Ends its bios, statistics and budget, then frees it, or for passthrough
+ * requests calls rq->end_io, whose owner frees it.  Any context.
+ */
 void smq_end_request(struct smq_request *rq, blk_status_t status)
 {
 	if (status == BLK_STS_OK && smq_flush_next_step(rq))

@@ -419,13 +419,15 @@ static int smq_hctx_stats_show(void *data, struct seq_file *m)
 {
 	struct smq_hw_ctx *hctx = data;
 
-	seq_printf(m, "queued=%ld\ndispatched=%ld\ndirect=%ld\nbusy=%ld\nruns=%ld\ndispatch_busy=%u\n",
+	seq_printf(m, "queued=%ld\ndispatched=%ld\ndirect=%ld\nbusy=%ld\nruns=%ld\ndispatch_busy=%u\npolls=%ld\npolled=%ld\n",
 		   atomic_long_read(&hctx->stats.queued),
 		   atomic_long_read(&hctx->stats.dispatched),
 		   atomic_long_read(&hctx->stats.direct),
 		   atomic_long_read(&hctx->stats.busy),
 		   atomic_long_read(&hctx->stats.runs),
-		   READ_ONCE(hctx->dispatch_busy));
+		   READ_ONCE(hctx->dispatch_busy),
+		   atomic_long_read(&hctx->stats.polls),
+		   atomic_long_read(&hctx->stats.polled));
 	seq_printf(m, "batched=%ld\nbatch_runs=%ld\n",
 		   atomic_long_read(&hctx->stats.batched),
 		   atomic_long_read(&hctx->stats.batch_runs));

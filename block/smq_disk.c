@@ -12,7 +12,8 @@
  * @q: queue
  * @lim: limits (the kernel splits bios to them before smq sees them)
  * @fops: the owner's block_device_operations; .submit_bio must be
- *	smq_submit_bio
+ *	smq_submit_bio, and .poll_bio smq_poll_bio where the tag set has
+ *	poll queues (the disk then supports polled I/O: io_uring IOPOLL)
  * @private_data: the owner's disk->private_data
  *
  * The caller names the disk, sets major/minors and capacity, then
@@ -34,7 +35,10 @@ struct gendisk *smq_alloc_disk(struct smq_queue *q,
 		       lim->max_segments, lim->max_segment_size);
 		return ERR_PTR(-EINVAL);
 	}
-	disk = smq_compat_alloc_disk(lim, q->tag_set->numa_node);
+	/* Polled I/O: mq with poll queues (never legacy) and ->poll_bio. */
+	disk = smq_compat_alloc_disk(lim, q->tag_set->numa_node,
+				     q->tag_set->nr_poll_queues &&
+				     !smq_queue_is_legacy(q) && fops->poll_bio);
 	if (IS_ERR(disk))
 		return disk;
 	disk->fops = fops;

@@ -480,7 +480,8 @@ void smq_hctx_restart(struct smq_hw_ctx *hctx)
  * @async: run it from its work item
  *
  * Started (requeued) and passthrough requests go to the dispatch list;
- * others to the scheduler or this request's software queue.
+ * others to the scheduler or this request's software queue (a poll
+ * queue's requests without a scheduler: the dispatch list).
  */
 void smq_insert_request(struct smq_request *rq, bool at_head, bool run,
 			bool async)
@@ -489,7 +490,9 @@ void smq_insert_request(struct smq_request *rq, bool at_head, bool run,
 	struct smq_queue *q = rq->q;
 
 	atomic_long_inc(&hctx->stats.queued);
-	if (at_head || (rq->rq_flags & (SMQ_RQF_STARTED | SMQ_RQF_PASSTHROUGH))) {
+	/* A poll queue has no software queue (smq_map_swqueues()). */
+	if (at_head || (rq->rq_flags & (SMQ_RQF_STARTED | SMQ_RQF_PASSTHROUGH)) ||
+	    (hctx->poll && !q->sched)) {
 		spin_lock(&hctx->lock);
 		if (at_head)
 			list_add(&rq->queuelist, &hctx->dispatch);

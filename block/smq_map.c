@@ -65,7 +65,8 @@ EXPORT_SYMBOL_GPL(smq_topology_free);
  * @set: tag set with set->map allocated
  *
  * SMT siblings stay on one queue; queues do not straddle packages where
- * that keeps them balanced.
+ * that keeps them balanced.  Only the interrupt-driven queues
+ * (smq_set_nr_irq_queues()): the poll queues have their own map.
  *
  * Return: 0 or a negative errno.
  */
@@ -76,16 +77,47 @@ int smq_map_queues_spread(struct smq_tag_set *set)
 
 	if (!topo)
 		return -ENOMEM;
-	ret = smq_cpumap_spread(topo, set->nr_hw_queues, set->map);
+	ret = smq_cpumap_spread(topo, smq_set_nr_irq_queues(set), set->map);
 	smq_topology_free(topo);
 	return ret < 0 ? ret : 0;
 }
 EXPORT_SYMBOL_GPL(smq_map_queues_spread);
 
 /**
+ * smq_map_poll_queues - spread every possible CPU over a set's poll queues
+ * @set: tag set with set->nr_poll_queues > 0, at init
+ *
+ * Allocates set->poll_map: CPU -> poll queue, the indexes following the
+ * interrupt-driven queues, spread as smq_map_queues_spread() does.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int smq_map_poll_queues(struct smq_tag_set *set)
+{
+	unsigned int first = smq_set_nr_irq_queues(set);
+	struct smq_cpu_topology *topo;
+	unsigned int cpu;
+	int ret = -ENOMEM;
+
+	set->poll_map = kcalloc(nr_cpu_ids, sizeof(*set->poll_map),
+				GFP_KERNEL);
+	topo = smq_topology_alloc();
+	if (set->poll_map && topo)
+		ret = smq_cpumap_spread(topo, set->nr_poll_queues,
+					set->poll_map);
+	smq_topology_free(topo);
+	if (ret < 0)
+		return ret;
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+		set->poll_map[cpu] += first;
+	return 0;
+}
+
+/**
  * smq_map_queues_affinity - map CPUs by the driver's reply-queue affinity
  * @set: tag set with set->map allocated
- * @masks: nr_hw_queues CPU masks, e.g. of the queues' interrupt vectors
+ * @masks: a CPU mask per interrupt-driven hardware queue
+ *	(smq_set_nr_irq_queues()), e.g. of the queues' interrupt vectors
  *
  * CPUs in no mask are spread evenly.
  *
@@ -94,16 +126,17 @@ EXPORT_SYMBOL_GPL(smq_map_queues_spread);
 int smq_map_queues_affinity(struct smq_tag_set *set,
 			    const struct cpumask *const *masks)
 {
+	unsigned int nr = smq_set_nr_irq_queues(set);
 	struct smq_cpu_topology *topo = smq_topology_alloc();
 	const unsigned long **bits;
 	unsigned int i;
 	int ret = -ENOMEM;
 
-	bits = kcalloc(set->nr_hw_queues, sizeof(*bits), GFP_KERNEL);
+	bits = kcalloc(nr, sizeof(*bits), GFP_KERNEL);
 	if (topo && bits) {
-		for (i = 0; i < set->nr_hw_queues; i++)
+		for (i = 0; i < nr; i++)
 			bits[i] = cpumask_bits(masks[i]);
-		ret = smq_cpumap_from_affinity(topo, set->nr_hw_queues,
+		ret = smq_cpumap_from_affinity(topo, nr,
 					       (const unsigned long *const *)bits,
 					       set->map);
 	}
@@ -153,7 +186,8 @@ int smq_map_check(const struct smq_tag_set *set, unsigned int nr,
  * @buf: a sysfs page
  *
  * Each line is "Q: cpu-list" (the CPU list as in cpulist_parse(), empty
- * for a queue no CPU maps to), queues in order.
+ * for a queue no CPU maps to), queues in order; the lines of poll queues
+ * (the last set->nr_poll_queues) give their CPUs from set->poll_map.
  *
  * Return: the bytes written, or -ENOMEM.
  */
@@ -166,9 +200,12 @@ ssize_t smq_tag_set_map_show(struct smq_tag_set *set, char *buf)
 	if (!zalloc_cpumask_var(&mask, GFP_KERNEL))
 		return -ENOMEM;
 	for (i = 0; i < set->nr_hw_queues; i++) {
+		const unsigned int *map = i < smq_set_nr_irq_queues(set) ?
+					  set->map : set->poll_map;
+
 		cpumask_clear(mask);
 		for_each_possible_cpu(cpu)
-			if (set->map[cpu] == i)
+			if (map[cpu] == i)
 				cpumask_set_cpu(cpu, mask);
 		len += sysfs_emit_at(buf, len, "%u: %*pbl\n", i,
 				     cpumask_pr_args(mask));

@@ -54,7 +54,8 @@ void smq_queue_exit_many(struct smq_queue *q, unsigned int n)
  * smq_freeze_queue - block new entries and wait until none is in progress
  * @q: queue
  *
- * Freezes nest; each needs a smq_unfreeze_queue().
+ * Freezes nest; each needs a smq_unfreeze_queue().  With poll queues the
+ * freezing task reaps them every jiffy while it waits (smq_poll_reap()).
  */
 void smq_freeze_queue(struct smq_queue *q)
 {
@@ -65,6 +66,18 @@ void smq_freeze_queue(struct smq_queue *q)
 		smq_run_hw_queues(q, false);
 	} else {
 		mutex_unlock(&q->freeze_lock);
+	}
+	/*
+	 * Requests of the poll queues complete only by being polled, and
+	 * their pollers may be gone (the kernel stops bio_poll() on a deleted
+	 * disk): reap the poll queues while waiting.
+	 */
+	if (q->tag_set->nr_poll_queues) {
+		while (!wait_event_timeout(q->freeze_wq,
+					   percpu_ref_is_zero(&q->q_usage_counter),
+					   1))
+			smq_poll_reap(q);
+		return;
 	}
 	wait_event(q->freeze_wq, percpu_ref_is_zero(&q->q_usage_counter));
 }
@@ -171,6 +184,7 @@ int smq_alloc_hctx(struct smq_queue *q, unsigned int idx)
 	INIT_DELAYED_WORK(&hctx->run_work, smq_run_work_fn);
 	hctx->q = q;
 	hctx->queue_num = idx;
+	hctx->poll = idx >= smq_set_nr_irq_queues(set);
 	hctx->tags = set->tags[idx];
 	hctx->next_cpu = -1;
 	hctx->driver_data = set->driver_data;
@@ -227,7 +241,8 @@ static void smq_init_ctxs(struct smq_queue *q)
  *	are empty)
  *
  * Rebuilds each hardware queue's CPU mask and software queue table from
- * the tag set's map, and marks the hardware queues without an online CPU
+ * the tag set's map (poll queues: their CPU mask from the poll map; they
+ * have no software queue), and marks the hardware queues without an online CPU
  * inactive.  Takes cpus_read_lock(): no CPU hotplug callback reads the
  * masks meanwhile.
  */
@@ -253,6 +268,16 @@ void smq_map_swqueues(struct smq_queue *q)
 		ctx->index_hw = hctx->nr_ctx;
 		hctx->ctxs[hctx->nr_ctx++] = ctx;
 		cpumask_set_cpu(cpu, hctx->cpumask);
+		/*
+		 * The CPU's poll queue: its mask says where it runs and when
+		 * it goes inactive (smq_cpuhp.c); no software queue feeds it.
+		 */
+		ctx->poll_hctx = NULL;
+		if (q->tag_set->poll_map) {
+			hctx = q->hctxs[q->tag_set->poll_map[cpu]];
+			ctx->poll_hctx = hctx;
+			cpumask_set_cpu(cpu, hctx->cpumask);
+		}
 	}
 	smq_hctx_update_active(q);
 	cpus_read_unlock();

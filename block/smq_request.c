@@ -83,7 +83,9 @@ struct smq_request *smq_get_request(struct smq_queue *q, blk_opf_t opf,
 
 retry:
 	ctx = raw_cpu_ptr(q->queue_ctx);
-	hctx = ctx->hctx;
+	/* REQ_POLLED only reaches a queue with poll queues (disk feature). */
+	hctx = unlikely(opf & REQ_POLLED) && ctx->poll_hctx ? ctx->poll_hctx :
+							       ctx->hctx;
 	tags = hctx->tags;
 	tag = smq_get_tag(tags, reserved, nowait, hctx,
 			  smq_rq_depth_limit(q, opf));

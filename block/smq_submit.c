@@ -29,7 +29,23 @@ static bool smq_rq_mergeable(struct smq_request *rq, struct bio *bio)
 		return false;
 	if ((rq->cmd_flags | bio->bi_opf) & nomerge)
 		return false;
+	/* A polled request is on a poll queue, others never are. */
+	if ((rq->cmd_flags ^ bio->bi_opf) & REQ_POLLED)
+		return false;
 	return true;
+}
+
+/*
+ * A REQ_POLLED bio now rides on @rq: tell its poller which hardware queue
+ * to reap (smq_poll_bio()).  Others keep BLK_QC_T_NONE (bio_init()), for
+ * which the kernel's bio_poll() returns at once.
+ */
+static inline void smq_bio_set_cookie(struct smq_request *rq,
+				      struct bio *bio)
+{
+	/* rq->hctx: NULL on the legacy path, which the kernel never polls. */
+	if (unlikely(bio->bi_opf & REQ_POLLED) && rq->hctx)
+		WRITE_ONCE(bio->bi_cookie, rq->hctx->queue_num);
 }
 
 /* Where a bio's data ends, as an offset within its last page. */
@@ -97,6 +113,7 @@ bool smq_rq_try_merge(struct smq_queue *q, struct smq_request *rq,
 	}
 	rq->data_len += bytes;
 	rq->nr_phys_segments += nr_segs;
+	smq_bio_set_cookie(rq, bio);
 	return 1;
 }
 
@@ -359,6 +376,7 @@ void smq_mq_submit_bio(struct smq_queue *q, struct bio *bio)
 		return;
 	}
 	smq_rq_init_bio(rq, bio, nr_segs);
+	smq_bio_set_cookie(rq, bio);
 	/* Sleeping for a request flushed (and freed) the plug batch. */
 	plug = smq_get_plug(q);
 	smq_flush_prepare_rq(rq);

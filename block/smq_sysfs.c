@@ -58,6 +58,13 @@ SMQ_HCTX_STAT(dispatched)
 SMQ_HCTX_STAT(direct)
 SMQ_HCTX_STAT(busy)
 SMQ_HCTX_STAT(runs)
+SMQ_HCTX_STAT(polls)
+SMQ_HCTX_STAT(polled)
+
+static ssize_t type_show(struct smq_hw_ctx *hctx, char *page)
+{
+	return sysfs_emit(page, "%s\n", hctx->poll ? "poll" : "default");
+}
 
 #define SMQ_HCTX_ATTR(_n)						\
 static struct smq_hctx_attr smq_hctx_attr_##_n = {			\
@@ -74,6 +81,9 @@ SMQ_HCTX_ATTR(dispatched);
 SMQ_HCTX_ATTR(direct);
 SMQ_HCTX_ATTR(busy);
 SMQ_HCTX_ATTR(runs);
+SMQ_HCTX_ATTR(polls);
+SMQ_HCTX_ATTR(polled);
+SMQ_HCTX_ATTR(type);
 
 static struct attribute *smq_hctx_attrs[] = {
 	&smq_hctx_attr_cpu_list.attr,
@@ -85,6 +95,9 @@ static struct attribute *smq_hctx_attrs[] = {
 	&smq_hctx_attr_direct.attr,
 	&smq_hctx_attr_busy.attr,
 	&smq_hctx_attr_runs.attr,
+	&smq_hctx_attr_polls.attr,
+	&smq_hctx_attr_polled.attr,
+	&smq_hctx_attr_type.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(smq_hctx);

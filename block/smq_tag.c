@@ -457,6 +457,21 @@ static int smq_tag_set_check(const struct smq_tag_set *set)
 		       set->nr_hw_queues, nr_cpu_ids);
 		return -EINVAL;
 	}
+	if (set->nr_poll_queues && (set->flags & SMQ_SET_LEGACY)) {
+		pr_err("nr_poll_queues=%u: the legacy path has no poll queues\n",
+		       set->nr_poll_queues);
+		return -EINVAL;
+	}
+	if (set->nr_poll_queues >= set->nr_hw_queues) {
+		pr_err("nr_poll_queues=%u: must be below nr_hw_queues=%u\n",
+		       set->nr_poll_queues, set->nr_hw_queues);
+		return -EINVAL;
+	}
+	if (set->nr_poll_queues && !set->ops->poll) {
+		pr_err("nr_poll_queues=%u: driver has no ->poll\n",
+		       set->nr_poll_queues);
+		return -EINVAL;
+	}
 	if (!set->queue_depth || set->queue_depth > 65536 ||
 	    set->reserved_tags >= set->queue_depth) {
 		pr_err("queue_depth=%u reserved_tags=%u invalid\n",
@@ -479,9 +494,11 @@ static int smq_tag_set_map(struct smq_tag_set *set)
 	} else {
 		ret = smq_map_queues_default(set);
 	}
-	if (ret)
-		return ret;
-	return smq_map_check(set, set->nr_hw_queues, set->map);
+	if (!ret)
+		ret = smq_map_check(set, smq_set_nr_irq_queues(set), set->map);
+	if (!ret && set->nr_poll_queues)
+		ret = smq_map_poll_queues(set);
+	return ret;
 }
 
 /**
@@ -533,6 +550,8 @@ free_tags:
 free_map:
 	kfree(set->map);
 	set->map = NULL;
+	kfree(set->poll_map);
+	set->poll_map = NULL;
 	return ret;
 }
 EXPORT_SYMBOL_GPL(smq_tag_set_init);
@@ -547,6 +566,8 @@ void smq_tag_set_free(struct smq_tag_set *set)
 	smq_tag_set_free_tags(set);
 	kfree(set->map);
 	set->map = NULL;
+	kfree(set->poll_map);
+	set->poll_map = NULL;
 }
 EXPORT_SYMBOL_GPL(smq_tag_set_free);
 
@@ -634,6 +655,19 @@ unsigned int smq_hctx_index(const struct smq_hw_ctx *hctx)
 	return hctx->queue_num;
 }
 EXPORT_SYMBOL_GPL(smq_hctx_index);
+
+/**
+ * smq_hctx_is_poll - whether a hardware queue is a poll queue
+ * @hctx: hardware queue
+ *
+ * Return: true for one of the set's last nr_poll_queues hardware queues,
+ * which serve REQ_POLLED requests only and are reaped through ->poll.
+ */
+bool smq_hctx_is_poll(const struct smq_hw_ctx *hctx)
+{
+	return hctx->poll;
+}
+EXPORT_SYMBOL_GPL(smq_hctx_is_poll);
 
 /**
  * smq_hctx_driver_data - what ->init_hctx stored for a hardware queue

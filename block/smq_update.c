@@ -239,7 +239,8 @@ static void smq_update_release(struct smq_update *u)
  * scan_mutex).  Sleeps.
  *
  * Return: 0; -EINVAL for a legacy set, a set whose driver cannot change,
- * a bad @nr or a map the driver gets wrong; -ENOMEM; or the driver's
+ * a set with poll queues (their count and map are fixed at init), a bad
+ * @nr or a map the driver gets wrong; -ENOMEM; or the driver's
  * error.  On error the set runs as before.
  */
 int smq_tag_set_update(struct smq_tag_set *set, unsigned int nr,
@@ -257,6 +258,11 @@ int smq_tag_set_update(struct smq_tag_set *set, unsigned int nr,
 	if ((set->flags & SMQ_SET_LEGACY) || !set->ops->update_hw_queues ||
 	    !nr || nr > nr_cpu_ids)
 		return -EINVAL;
+	if (set->nr_poll_queues) {
+		pr_err("tag set with %u poll queue(s): its hardware queues are fixed\n",
+		       set->nr_poll_queues);
+		return -EINVAL;
+	}
 	if (map) {
 		ret = smq_map_check(set, nr, map);
 		if (ret)

@@ -179,6 +179,22 @@ static int smq_host_check(struct smq_scsi_host *shost)
 		       shost->nr_hw_queues, nr_cpu_ids);
 		return -EINVAL;
 	}
+	if (shost->nr_poll_queues && !shost->use_blk_mq) {
+		pr_err("%s: nr_poll_queues=%u: the legacy path (use_blk_mq=N) cannot poll\n",
+		       name, shost->nr_poll_queues);
+		return -EINVAL;
+	}
+	if (shost->nr_poll_queues >= shost->nr_hw_queues &&
+	    shost->nr_poll_queues) {
+		pr_err("%s: nr_poll_queues=%u: must be below nr_hw_queues=%u\n",
+		       name, shost->nr_poll_queues, shost->nr_hw_queues);
+		return -EINVAL;
+	}
+	if (shost->nr_poll_queues && !shost->hostt->mq_poll) {
+		pr_err("%s: nr_poll_queues=%u: driver has no mq_poll\n",
+		       name, shost->nr_poll_queues);
+		return -EINVAL;
+	}
 	if (shost->sg_tablesize < 1) {
 		pr_err("%s: sg_tablesize=%u: must be >= 1\n", name,
 		       shost->sg_tablesize);
@@ -214,6 +230,7 @@ static int smq_host_setup_tags(struct smq_scsi_host *shost)
 	memset(set, 0, sizeof(*set));
 	set->ops = &smq_scsi_mq_ops;
 	set->nr_hw_queues = shost->use_blk_mq ? shost->nr_hw_queues : 1;
+	set->nr_poll_queues = shost->use_blk_mq ? shost->nr_poll_queues : 0;
 	set->queue_depth = shost->can_queue + shost->nr_reserved_cmds;
 	set->reserved_tags = shost->nr_reserved_cmds;
 	set->cmd_size = sizeof(struct smq_scsi_cmnd) + shost->hostt->cmd_size;
@@ -279,11 +296,12 @@ int smq_scsi_add_host(struct smq_scsi_host *shost, struct device *parent)
 		goto del_gendev;
 	}
 	smq_host_set_state(shost, SMQ_HOST_RUNNING);
-	pr_info("host%u: %s: %s path, %u hardware queue(s), can_queue %d%s, cmd_per_lun %u, sg_tablesize %u, max_sectors %u\n",
+	pr_info("host%u: %s: %s path, %u hardware queue(s) (%u poll), can_queue %d%s, cmd_per_lun %u, sg_tablesize %u, max_sectors %u\n",
 		shost->host_no, shost->hostt->name ?: "?",
 		shost->use_blk_mq ? "multiqueue (use_blk_mq=Y)" :
 				    "legacy single-queue (use_blk_mq=N)",
-		shost->tag_set.nr_hw_queues, shost->can_queue,
+		shost->tag_set.nr_hw_queues, shost->tag_set.nr_poll_queues,
+		shost->can_queue,
 		shost->host_tagset ? " host-wide tags" : " per queue",
 		shost->cmd_per_lun, shost->sg_tablesize, shost->max_sectors);
 	return 0;

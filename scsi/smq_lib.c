@@ -802,6 +802,14 @@ static void smq_scsi_map_queues(struct smq_tag_set *set)
 		smq_map_queues_spread(set);
 }
 
+/* ->poll: a poll queue's replies, reaped by the driver's mq_poll. */
+static int smq_scsi_poll(struct smq_hw_ctx *hctx, struct io_comp_batch *iob)
+{
+	struct smq_scsi_host *shost = smq_hctx_driver_data(hctx);
+
+	return shost->hostt->mq_poll(shost, smq_hctx_index(hctx));
+}
+
 const struct smq_mq_ops smq_scsi_mq_ops = {
 	.queue_rq = smq_scsi_queue_rq,
 	.get_budget = smq_scsi_get_budget,
@@ -812,6 +820,7 @@ const struct smq_mq_ops smq_scsi_mq_ops = {
 	.exit_request = smq_scsi_exit_request,
 	.map_queues = smq_scsi_map_queues,
 	.update_hw_queues = smq_scsi_update_hw_queues,
+	.poll = smq_scsi_poll,
 };
 
 /* ---- helpers for drivers ----------------------------------------------- */

@@ -673,6 +673,7 @@ static const struct attribute_group *smq_sd_disk_groups[] = {
 static const struct block_device_operations smq_sd_fops = {
 	.owner = THIS_MODULE,
 	.submit_bio = smq_submit_bio,
+	.poll_bio = smq_poll_bio,
 	.open = smq_sd_open,
 	.release = smq_sd_release,
 	.ioctl = smq_sd_ioctl,

@@ -390,6 +390,7 @@ SMQ_SHOST_SHOW(cmd_per_lun, "%u", shost->cmd_per_lun);
 SMQ_SHOST_SHOW(max_hw_queues, "%u", smq_scsi_host_max_hw_queues(shost));
 SMQ_SHOST_SHOW(host_busy, "%u", smq_scsi_host_busy(shost));
 SMQ_SHOST_SHOW(host_tagset, "%d", shost->host_tagset ? 1 : 0);
+SMQ_SHOST_SHOW(nr_poll_queues, "%u", shost->tag_set.nr_poll_queues);
 SMQ_SHOST_SHOW(use_blk_mq, "%d", shost->use_blk_mq ? 1 : 0);
 SMQ_SHOST_SHOW(state, "%s",
 	       smq_host_state_name(READ_ONCE(shost->shost_state)));
@@ -490,6 +491,7 @@ static struct attribute *smq_shost_attrs[] = {
 	&dev_attr_shost_queue_map.attr,
 	&dev_attr_shost_host_busy.attr,
 	&dev_attr_shost_host_tagset.attr,
+	&dev_attr_shost_nr_poll_queues.attr,
 	&dev_attr_shost_use_blk_mq.attr,
 	&dev_attr_shost_state.attr,
 	&dev_attr_shost_proc_name.attr,

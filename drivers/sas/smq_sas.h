@@ -130,6 +130,8 @@ enum smq_sas_irqmode {
  * @irqmode: SMQ_SAS_IRQ_*
  * @completion_nsec: service time in timer and irq_poll modes
  * @poll_weight: irq_poll mode: completions reaped per poll pass at most
+ * @poll_queues: of @submit_queues, the last ones are poll queues (no
+ *	completion interrupt: replies wait on the queue's ring for mq_poll)
  */
 struct smq_sas_config {
 	unsigned int num_tgts;
@@ -144,6 +146,7 @@ struct smq_sas_config {
 	enum smq_sas_irqmode irqmode;
 	u64 completion_nsec;
 	unsigned int poll_weight;
+	unsigned int poll_queues;
 };
 
 /**
@@ -272,6 +275,11 @@ struct smq_sas_report_luns {
  * @polls: irq_poll mode: poll passes
  * @rearms: irq_poll mode: passes that used their whole weight and left
  *	the queue scheduled for another pass
+ * @poll: a poll queue (poll_queues): replies go on @done_list with no
+ *	"interrupt" and are reaped only by smq_sas_mq_poll() (or, as a last
+ *	resort, by a timed-out command's eh_timed_out)
+ * @mq_polls: poll queue: smq_sas_mq_poll() calls
+ * @mq_reaped: poll queue: commands they completed
  */
 struct smq_sas_reply_queue {
 	struct smq_sas_host *host;
@@ -290,6 +298,9 @@ struct smq_sas_reply_queue {
 	atomic_long_t ipis;
 	atomic_long_t polls;
 	atomic_long_t rearms;
+	bool poll;
+	atomic_long_t mq_polls;
+	atomic_long_t mq_reaped;
 } ____cacheline_aligned_in_smp;
 
 /**
@@ -511,6 +522,8 @@ int smq_sas_queues_init(struct smq_sas_host *host);
 void smq_sas_queues_quiesce(struct smq_sas_host *host);
 void smq_sas_queues_free(struct smq_sas_host *host);
 void smq_sas_map_queues(struct smq_scsi_host *shost);
+int smq_sas_mq_poll(struct smq_scsi_host *shost, unsigned int queue_num);
+int smq_sas_rpq_reap(struct smq_sas_reply_queue *rpq);
 int smq_sas_init_cmd_priv(struct smq_scsi_host *shost,
 			  struct smq_scsi_cmnd *scmd);
 void smq_sas_exit_cmd_priv(struct smq_scsi_host *shost,

@@ -303,8 +303,18 @@ enum smq_eh_timer_return smq_sas_eh_timed_out(struct smq_scsi_cmnd *scmd)
 	struct smq_sas_cmd *c = smq_scsi_cmd_priv(scmd);
 	struct smq_sas_sdev *sd = scmd->device->hostdata;
 
-	if (READ_ONCE(c->state) == SMQ_SAS_CMD_EMULATED)
+	if (READ_ONCE(c->state) == SMQ_SAS_CMD_EMULATED) {
+		/*
+		 * On a poll queue whose poller went away (its disk was
+		 * deleted under it), only this reaps the reply: complete
+		 * what the ring holds, this command's completion is then
+		 * delivered when the timer is reset (as nvme's timeout
+		 * polls its queue).
+		 */
+		if (c->rpq && c->rpq->poll)
+			smq_sas_rpq_reap(c->rpq);
 		return SMQ_EH_RESET_TIMER;
+	}
 	if (sd)
 		atomic_long_inc(&sd->host->eh.timed_out);
 	return SMQ_EH_DONE;

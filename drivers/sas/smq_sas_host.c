@@ -47,6 +47,7 @@ static const struct smq_host_template smq_sas_template = {
 	.queuecommand = smq_sas_queuecommand,
 	.map_queues = smq_sas_map_queues,
 	.change_queues = smq_sas_change_queues,
+	.mq_poll = smq_sas_mq_poll,
 	.eh_timed_out = smq_sas_eh_timed_out,
 	.eh_abort_handler = smq_sas_eh_abort,
 	.eh_device_reset_handler = smq_sas_eh_device_reset,
@@ -190,6 +191,15 @@ int smq_sas_host_add(const struct smq_sas_config *cfg)
 	shost->sg_tablesize = SMQ_SAS_SG_TABLESIZE;
 	shost->max_sectors = SMQ_SAS_MAX_SECTORS;
 	shost->nr_hw_queues = cfg->submit_queues;
+	shost->nr_poll_queues = cfg->poll_queues;
+	if (cfg->poll_queues && !shost->use_blk_mq) {
+		pr_err("poll_queues: invalid value %u with use_blk_mq=N (the legacy path cannot poll: 0)\n",
+		       cfg->poll_queues);
+		smq_scsi_host_put(shost);
+		host->shost = NULL;
+		ret = -EINVAL;
+		goto del_dev;
+	}
 	shost->host_tagset = cfg->host_tagset;
 	shost->max_channel = 0;
 	shost->max_id = cfg->num_tgts;

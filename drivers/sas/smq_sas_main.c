@@ -79,6 +79,11 @@ MODULE_PARM_DESC(poll_weight,
 		 "irqmode=3: completions reaped per irq_poll pass at most (default 128, 1.."
 		 __stringify(SMQ_SAS_MAX_POLL_WEIGHT) ")");
 
+static int smq_sas_poll_queues;
+module_param_named(poll_queues, smq_sas_poll_queues, int, 0444);
+MODULE_PARM_DESC(poll_queues,
+		 "of submit_queues, reply queues that are poll queues: no completion interrupt, reaped by io_uring IOPOLL / hipri (default 0, 0..submit_queues-1, use_blk_mq=Y only)");
+
 /*
  * add_host.  Before init it only records how many hosts to create; after
  * init a write adds or removes hosts.  Both run under kernel_param_lock
@@ -208,6 +213,12 @@ static int smq_sas_check_params(void)
 				  "1.." __stringify(SMQ_SAS_MAX_POLL_WEIGHT));
 		return -EINVAL;
 	}
+	if (smq_sas_poll_queues < 0 ||
+	    smq_sas_poll_queues >= smq_sas_submit_queues) {
+		pr_err("poll_queues: invalid value %d (0..submit_queues-1=%u)\n",
+		       smq_sas_poll_queues, smq_sas_submit_queues - 1);
+		return -EINVAL;
+	}
 
 	cfg->num_tgts = smq_sas_num_tgts;
 	cfg->max_luns = smq_sas_max_luns;
@@ -222,6 +233,7 @@ static int smq_sas_check_params(void)
 	cfg->irqmode = smq_sas_irqmode;
 	cfg->completion_nsec = smq_sas_completion_nsec;
 	cfg->poll_weight = smq_sas_poll_weight;
+	cfg->poll_queues = smq_sas_poll_queues;
 	return 0;
 }
 
@@ -264,11 +276,12 @@ static int __init smq_sas_init(void)
 	if (ret)
 		goto fail;
 
-	pr_info("%d host(s), %u target(s) x %u LUN(s) of %u MiB, %s backing, %u reply queue(s), irqmode %u\n",
+	pr_info("%d host(s), %u target(s) x %u LUN(s) of %u MiB, %s backing, %u reply queue(s) (%u poll), irqmode %u\n",
 		smq_sas_add_host, smq_sas_cfg.num_tgts, smq_sas_cfg.max_luns,
 		smq_sas_dev_size_mb,
 		smq_sas_cfg.backing == SMQ_SAS_BACKING_RAM ? "ram" : "null",
-		smq_sas_cfg.submit_queues, smq_sas_cfg.irqmode);
+		smq_sas_cfg.submit_queues, smq_sas_cfg.poll_queues,
+		smq_sas_cfg.irqmode);
 	return 0;
 
 fail:

@@ -26,6 +26,16 @@
  *             per pass and keeps the queue scheduled while replies remain,
  *             as mpt3sas and megaraid_sas do under high completion load.
  *
+ * Poll queues (poll_queues, the last of the queues in use): whatever the
+ * irqmode, a reply goes on the queue's ring (done_list) with no
+ * "interrupt" (no IPI, tasklet or irq_poll), at once or, in irqmode 2 and
+ * 3, after completion_nsec (the command's hrtimer only posts it); the
+ * block layer sends only REQ_POLLED commands there, and their submitters
+ * reap the ring through the template's mq_poll (smq_sas_mq_poll(), any
+ * number of them at once: llist_del_all() hands each reply to one).  As a
+ * last resort a timed-out command of a poll queue reaps its ring
+ * (smq_sas_eh_timed_out()), for a poller gone with its disk.
+ *
  * irq_poll ring: producers (any CPU, any context) push on done_list; the
  * only consumer is the poll function, which runs while it holds the
  * instance's IRQ_POLL_F_SCHED bit.  It moves done_list to its private
@@ -271,6 +281,11 @@ static enum hrtimer_restart smq_sas_cmd_timer(struct hrtimer *timer)
 	struct smq_sas_reply_queue *rpq = c->rpq;
 	struct smq_sas_sdev *sd = c->sd;
 
+	if (rpq->poll) {
+		/* Ring only: @c may be reaped and reused from here on. */
+		llist_add(&c->node, &rpq->done_list);
+		return HRTIMER_NORESTART;
+	}
 	if (rpq->host->cfg.irqmode == SMQ_SAS_IRQ_POLL) {
 		smq_sas_rpq_post(rpq, c);
 		return HRTIMER_NORESTART;
@@ -279,6 +294,63 @@ static enum hrtimer_restart smq_sas_cmd_timer(struct hrtimer *timer)
 	smq_sas_sdev_exit(sd);
 	smq_sas_rpq_done(rpq, 1);
 	return HRTIMER_NORESTART;
+}
+
+/* ---- poll queues ------------------------------------------------------- */
+
+/**
+ * smq_sas_rpq_reap - complete every reply on a poll queue's ring
+ * @rpq: a poll queue
+ *
+ * Any context that may complete commands; several reapers may run at once
+ * (llist_del_all() gives each reply to one of them).
+ *
+ * Return: the commands completed.
+ */
+int smq_sas_rpq_reap(struct smq_sas_reply_queue *rpq)
+{
+	struct llist_node *node = llist_del_all(&rpq->done_list);
+	struct smq_comp_batch batch = { };
+	struct smq_sas_cmd *c, *next;
+	int n = 0;
+
+	if (!node)
+		return 0;
+	/* Complete in arrival order. */
+	node = llist_reverse_order(node);
+	/* _safe: once done, a command may be reused and queued again. */
+	llist_for_each_entry_safe(c, next, node, node) {
+		struct smq_sas_sdev *sd = c->sd;
+
+		smq_scsi_done_batch(c->scmd, &batch);
+		smq_sas_sdev_exit(sd);
+		n++;
+	}
+	smq_comp_batch_flush(&batch);
+	atomic_long_add(n, &rpq->mq_reaped);
+	smq_sas_rpq_done(rpq, n);
+	return n;
+}
+
+/**
+ * smq_sas_mq_poll - reap a poll queue from the polling task (template hook)
+ * @shost: the host
+ * @queue_num: the hardware queue, one of the host's poll queues
+ *
+ * Return: the commands completed here.
+ */
+int smq_sas_mq_poll(struct smq_scsi_host *shost, unsigned int queue_num)
+{
+	struct smq_sas_host *host = smq_sas_shost_to_host(shost);
+	struct smq_sas_reply_queue *rpq;
+
+	if (WARN_ON_ONCE(queue_num >= host->nr_queues))
+		return 0;
+	rpq = &host->reply_queues[queue_num];
+	if (WARN_ON_ONCE(!rpq->poll))
+		return 0;
+	atomic_long_inc(&rpq->mq_polls);
+	return smq_sas_rpq_reap(rpq);
 }
 
 /* ---- submission side --------------------------------------------------- */
@@ -303,6 +375,18 @@ void smq_sas_complete(struct smq_sas_host *host, struct smq_scsi_cmnd *scmd)
 	rpq = &host->reply_queues[hwq];
 	c->rpq = rpq;
 	atomic_long_inc(&rpq->queued);
+
+	if (rpq->poll) {
+		if (host->cfg.completion_nsec &&
+		    (host->cfg.irqmode == SMQ_SAS_IRQ_TIMER ||
+		     host->cfg.irqmode == SMQ_SAS_IRQ_POLL))
+			hrtimer_start(&c->timer,
+				      ns_to_ktime(host->cfg.completion_nsec),
+				      HRTIMER_MODE_REL_HARD);
+		else
+			llist_add(&c->node, &rpq->done_list);
+		return;
+	}
 
 	switch (host->cfg.irqmode) {
 	case SMQ_SAS_IRQ_NONE:
@@ -481,7 +565,16 @@ int smq_sas_queues_init(struct smq_sas_host *host)
 	    !host->mask_ptrs || !host->reply_queues)
 		goto nomem;
 
-	ret = smq_sas_spread_masks(host->nr_queues, host->masks);
+	/*
+	 * Interrupt-driven and poll queues each spread over every CPU, as
+	 * their two CPU maps (the block layer's poll map spreads alike).
+	 */
+	ret = smq_sas_spread_masks(host->nr_queues - host->cfg.poll_queues,
+				   host->masks);
+	if (!ret && host->cfg.poll_queues)
+		ret = smq_sas_spread_masks(host->cfg.poll_queues,
+					   host->masks + host->nr_queues -
+					   host->cfg.poll_queues);
 	if (ret)
 		goto fail;
 	host->prev_nr = 0;
@@ -494,6 +587,9 @@ int smq_sas_queues_init(struct smq_sas_host *host)
 		rpq->host = host;
 		rpq->index = i;
 		rpq->mask = host->masks[i];
+		/* Fixed: the block layer refuses queue changes then. */
+		rpq->poll = i >= host->nr_queues - host->cfg.poll_queues &&
+			    i < host->nr_queues;
 		init_llist_head(&rpq->done_list);
 		tasklet_setup(&rpq->tasklet, smq_sas_rpq_tasklet);
 		irq_poll_init(&rpq->iop, host->cfg.poll_weight,
@@ -507,6 +603,8 @@ int smq_sas_queues_init(struct smq_sas_host *host)
 		atomic_long_set(&rpq->ipis, 0);
 		atomic_long_set(&rpq->polls, 0);
 		atomic_long_set(&rpq->rearms, 0);
+		atomic_long_set(&rpq->mq_polls, 0);
+		atomic_long_set(&rpq->mq_reaped, 0);
 	}
 	return 0;
 
@@ -594,17 +692,20 @@ static int smq_sas_rpq_stats_show(struct seq_file *m, void *v)
 	struct smq_sas_host *host = m->private;
 	unsigned int i;
 
-	seq_puts(m, "queue queued completed ipis polls rearms cpus\n");
+	seq_puts(m, "queue queued completed ipis polls rearms mq_polls mq_reaped type cpus\n");
 	/* Queues past the count in use show while they were used last. */
 	for (i = 0; i < READ_ONCE(host->nr_queues); i++) {
 		struct smq_sas_reply_queue *rpq = &host->reply_queues[i];
 
-		seq_printf(m, "%u %ld %ld %ld %ld %ld %*pbl\n", i,
+		seq_printf(m, "%u %ld %ld %ld %ld %ld %ld %ld %s %*pbl\n", i,
 			   atomic_long_read(&rpq->queued),
 			   atomic_long_read(&rpq->completed),
 			   atomic_long_read(&rpq->ipis),
 			   atomic_long_read(&rpq->polls),
 			   atomic_long_read(&rpq->rearms),
+			   atomic_long_read(&rpq->mq_polls),
+			   atomic_long_read(&rpq->mq_reaped),
+			   rpq->poll ? "poll" : "irq",
 			   cpumask_pr_args(rpq->mask));
 	}
 	return 0;

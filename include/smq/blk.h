@@ -204,6 +204,15 @@ struct smq_comp_batch {
  *	to the configuration it ran before the last successful call (the
  *	rollback of a failed update) must not fail.  NULL: the set's queue
  *	count cannot change.
+ * @poll: reap the completions of poll queue @hctx (set->nr_poll_queues)
+ *	from the polling task and complete them there
+ *	(smq_complete_request() completes a REQ_POLLED request in the
+ *	calling context: no IPI, no softirq); @iob may be NULL and may be
+ *	left unused.  Called from smq_poll_bio() with a usage reference of
+ *	the queue held, possibly while a freeze drains the queue, and
+ *	concurrently for the same @hctx from several tasks.  Returns the
+ *	number of requests it completed.  Required when the set has poll
+ *	queues.
  */
 struct smq_mq_ops {
 	blk_status_t (*queue_rq)(struct smq_request *rq, bool last);
@@ -220,13 +229,19 @@ struct smq_mq_ops {
 			 unsigned int hctx_idx);
 	int (*update_hw_queues)(struct smq_tag_set *set, unsigned int nr,
 				const unsigned int *map);
+	int (*poll)(struct smq_hw_ctx *hctx, struct io_comp_batch *iob);
 };
 
 /**
  * struct smq_tag_set - tags and requests shared by the queues of one host
  * @ops: driver operations
- * @nr_hw_queues: hardware queues (>= 1); changed only by
- *	smq_tag_set_update(), with every queue of the set frozen
+ * @nr_hw_queues: hardware queues (>= 1), poll queues included; changed
+ *	only by smq_tag_set_update(), with every queue of the set frozen
+ * @nr_poll_queues: of @nr_hw_queues, the last ones are poll queues
+ *	(0..@nr_hw_queues - 1; mq only, needs ->poll): they serve only
+ *	REQ_POLLED bios, whose submitters reap them (smq_poll_bio()).  A
+ *	set with poll queues cannot change its queues at runtime
+ *	(smq_tag_set_update() refuses)
  * @queue_depth: tags per hardware queue, or in all with SMQ_SET_HOST_TAGSET
  * @reserved_tags: tags kept back for internal commands (of @queue_depth)
  * @cmd_size: driver private bytes per request
@@ -234,7 +249,12 @@ struct smq_mq_ops {
  * @timeout: default request timeout in jiffies
  * @flags: SMQ_SET_*
  * @driver_data: the driver's pointer (passed to ->init_hctx)
- * @map: CPU -> hardware queue index, nr_cpu_ids entries (->map_queues fills)
+ * @map: CPU -> hardware queue index, nr_cpu_ids entries (->map_queues
+ *	fills); it names the interrupt-driven queues only, 0..
+ *	smq_set_nr_irq_queues() - 1
+ * @poll_map: CPU -> poll queue index (smq_set_nr_irq_queues()..
+ *	@nr_hw_queues - 1), nr_cpu_ids entries, spread by the block layer;
+ *	NULL without poll queues
  * @user_map: @map was written by the user (smq_tag_set_update() with a
  *	map), not computed by ->map_queues
  * @tags: per hardware queue tags, nr_cpu_ids entries of which the first
@@ -251,6 +271,7 @@ struct smq_mq_ops {
 struct smq_tag_set {
 	const struct smq_mq_ops *ops;
 	unsigned int nr_hw_queues;
+	unsigned int nr_poll_queues;
 	unsigned int queue_depth;
 	unsigned int reserved_tags;
 	unsigned int cmd_size;
@@ -259,6 +280,7 @@ struct smq_tag_set {
 	unsigned int flags;
 	void *driver_data;
 	unsigned int *map;
+	unsigned int *poll_map;
 	bool user_map;
 	struct smq_tags **tags;
 	struct smq_tags *shared_tags;
@@ -267,6 +289,18 @@ struct smq_tag_set {
 	struct mutex depth_lock;	/* see smq_queue_limit_depth() */
 	unsigned int nr_legacy_requests;
 };
+
+/**
+ * smq_set_nr_irq_queues - the interrupt-driven hardware queues of a set
+ * @set: tag set
+ *
+ * Return: the hardware queues that are not poll queues (the first ones),
+ * the queues set->map names.
+ */
+static inline unsigned int smq_set_nr_irq_queues(const struct smq_tag_set *set)
+{
+	return set->nr_hw_queues - set->nr_poll_queues;
+}
 
 /**
  * smq_rq_to_pdu - driver private data of a request
@@ -319,6 +353,7 @@ static inline bool smq_rq_is_passthrough(const struct smq_request *rq)
 int smq_tag_set_init(struct smq_tag_set *set);
 void smq_tag_set_free(struct smq_tag_set *set);
 unsigned int smq_hctx_index(const struct smq_hw_ctx *hctx);
+bool smq_hctx_is_poll(const struct smq_hw_ctx *hctx);
 void *smq_hctx_driver_data(const struct smq_hw_ctx *hctx);
 void smq_tagset_busy_iter(struct smq_tag_set *set,
 			  bool (*fn)(struct smq_request *rq, void *data),
@@ -347,6 +382,8 @@ struct gendisk *smq_alloc_disk(struct smq_queue *q,
 int smq_queue_register(struct smq_queue *q, struct gendisk *disk);
 void smq_queue_unregister(struct smq_queue *q);
 void smq_submit_bio(struct bio *bio);
+int smq_poll_bio(struct bio *bio, struct io_comp_batch *iob,
+		 unsigned int flags);
 
 /* Freeze (drain and block entry) and quiesce (stop dispatch) */
 void smq_freeze_queue(struct smq_queue *q);

@@ -99,16 +99,20 @@ typedef blk_mode_t smq_blk_mode_t;
  * smq_compat_alloc_disk - allocate a bio-based gendisk with limits
  * @lim: limits to apply
  * @node: NUMA node
+ * @poll: the disk supports polled I/O (its fops have ->poll_bio)
  *
  * blk_alloc_disk(): 6.9 added the queue_limits argument and an ERR_PTR
  * return; 6.1 returns NULL on failure and takes setters afterwards.
  * 6.10 turned queue flags such as write cache, FUA, rotational and I/O
- * statistics into limit features.
+ * statistics into limit features; polling too (6.1: QUEUE_FLAG_POLL, 6.12:
+ * BLK_FEAT_POLL), which lets REQ_POLLED bios in and bio_poll() call the
+ * disk's ->poll_bio (6.1 clears REQ_POLLED of bios to a queue without it,
+ * 6.12 fails them with BLK_STS_NOTSUPP).
  *
  * Return: the disk or an ERR_PTR.
  */
 static inline struct gendisk *
-smq_compat_alloc_disk(const struct smq_disk_limits *lim, int node)
+smq_compat_alloc_disk(const struct smq_disk_limits *lim, int node, bool poll)
 {
 #if !SMQ_KERNEL_AT_LEAST(6, 9, 0)
 	struct gendisk *disk = blk_alloc_disk(node);
@@ -142,6 +146,8 @@ smq_compat_alloc_disk(const struct smq_disk_limits *lim, int node)
 		blk_queue_flag_set(QUEUE_FLAG_NONROT, q);
 	blk_queue_flag_set(QUEUE_FLAG_IO_STAT, q);
 	blk_queue_flag_set(QUEUE_FLAG_NOWAIT, q);
+	if (poll)
+		blk_queue_flag_set(QUEUE_FLAG_POLL, q);
 	return disk;
 #else
 	struct queue_limits ql = {
@@ -166,6 +172,8 @@ smq_compat_alloc_disk(const struct smq_disk_limits *lim, int node)
 		ql.features |= BLK_FEAT_FUA;
 	if (lim->rotational)
 		ql.features |= BLK_FEAT_ROTATIONAL;
+	if (poll)
+		ql.features |= BLK_FEAT_POLL;
 	return blk_alloc_disk(&ql, node);
 #endif
 }

@@ -192,6 +192,13 @@ struct smq_scsi_cmnd {
  *	returns 0 or a negative errno having changed nothing.  Returning to
  *	the configuration it ran before (the rollback of a failed change)
  *	must not fail.  NULL: the host's queues are fixed.
+ * @mq_poll: reap the replies of hardware queue @queue_num, one of the
+ *	host's poll queues (@nr_poll_queues), and smq_scsi_done() them in
+ *	the calling task (a poll queue raises no completion interrupt);
+ *	returns how many it completed.  Called from the polling task
+ *	(io_uring IOPOLL), possibly by several tasks at once for one queue,
+ *	inside an RCU read-side section: must not sleep.  Required when the
+ *	host has poll queues (Linux's scsi_host_template.mq_poll).
  * @eh_timed_out: a command's timeout expired; SMQ_EH_RESET_TIMER to wait
  *	more, SMQ_EH_DONE to let the midlayer's error handling run
  * @eh_abort_handler: abort one command (SMQ_EH_SUCCESS / SMQ_EH_FAILED)
@@ -227,6 +234,7 @@ struct smq_host_template {
 	void (*map_queues)(struct smq_scsi_host *shost);
 	int (*change_queues)(struct smq_scsi_host *shost, unsigned int nr,
 			     const unsigned int *map);
+	int (*mq_poll)(struct smq_scsi_host *shost, unsigned int queue_num);
 	enum smq_eh_timer_return (*eh_timed_out)(struct smq_scsi_cmnd *cmd);
 	int (*eh_abort_handler)(struct smq_scsi_cmnd *cmd);
 	int (*eh_device_reset_handler)(struct smq_scsi_cmnd *cmd);
@@ -277,8 +285,14 @@ enum smq_host_state {
  * @cmd_per_lun: likewise
  * @sg_tablesize: likewise
  * @max_sectors: likewise
- * @nr_hw_queues: hardware (reply) queues exposed to the block layer;
- *	changed later only through hostN/nr_hw_queues (under @scan_mutex)
+ * @nr_hw_queues: hardware (reply) queues exposed to the block layer,
+ *	poll queues included; changed later only through hostN/nr_hw_queues
+ *	(under @scan_mutex)
+ * @nr_poll_queues: of @nr_hw_queues, the last ones are poll queues (set
+ *	by the driver before smq_scsi_add_host(); needs @mq_poll and the mq
+ *	path; fixed for the host's life: hostN/nr_hw_queues and queue_map
+ *	refuse changes then).  Linux: shost->nr_maps and the tag set's
+ *	HCTX_TYPE_POLL map.
  * @host_tagset: one host-wide tag space shared by all hardware queues
  * @use_blk_mq: true for the mq path, false for the legacy path
  * @max_channel: highest channel number
@@ -319,6 +333,7 @@ struct smq_scsi_host {
 	unsigned short sg_tablesize;
 	unsigned int max_sectors;
 	unsigned int nr_hw_queues;
+	unsigned int nr_poll_queues;
 	bool host_tagset;
 	bool use_blk_mq;
 	unsigned int max_channel;

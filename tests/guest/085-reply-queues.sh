@@ -25,9 +25,16 @@ weight=$(cat "$p/poll_weight")
 [ -d /sys/kernel/debug/smq_sas ] || mount -t debugfs none /sys/kernel/debug ||
 	skip "no debugfs"
 
+# Completions where the reply queue runs (rq_affinity 0): a completion moved
+# to the submitting CPU (1, 2) goes by IPI, outside the pass's batch.
+disk=${DEV#/dev/}
+aff=/sys/block/$disk/smq/rq_affinity
+old_aff=$(cat "$aff")
+say 0 >"$aff" || fail "cannot set rq_affinity"
 fio --name=rq --filename="$DEV" --ioengine=libaio --direct=1 --rw=randread \
 	--bs=4k --iodepth=128 --numjobs=2 --time_based --runtime=3 \
 	--group_reporting --output=/dev/null || fail "fio randread failed"
+say "$old_aff" >"$aff"
 
 # Every queue idle: queued == completed; irq_poll counters consistent.
 check_queues() {
@@ -58,7 +65,6 @@ check_queues
 # more than one request.  A mode that completes command by command (0: in
 # queuecommand, 2: hrtimer) never batches.
 nsec=$(cat "$p/completion_nsec")
-disk=${DEV#/dev/}
 stats=$(cat /sys/kernel/debug/smq/"$disk"/hctx*/stats)
 batched=$(echo "$stats" | awk -F= '$1 == "batched" { n += $2 } END { print n + 0 }')
 runs=$(echo "$stats" | awk -F= '$1 == "batch_runs" { n += $2 } END { print n + 0 }')

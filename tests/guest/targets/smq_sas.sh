@@ -10,6 +10,7 @@
 #   BACKING      ram or null (ram)           MQ        use_blk_mq Y/N (Y)
 #   HOSTS        add_host (1)                TGTS      num_tgts (1)
 #   LUNS         max_luns (1)                OPTS      more smq_sas parameters
+#   POLL_QUEUES  poll_queues (0): of QUEUES, poll queues (io_uring hipri)
 #   SCHED        scheduler to select on every disk (none, mq-deadline; legacy:
 #                noop, deadline); selecting a modular one loads its module
 # With several LUNs DEV is the first new disk and DEVS lists all of them.
@@ -29,6 +30,7 @@ target_up() {
 	_sm_params="$_sm_params irqmode=$_sm_irq completion_nsec=${TARGET_NSEC:-10000}"
 	_sm_params="$_sm_params add_host=${TARGET_HOSTS:-1} num_tgts=${TARGET_TGTS:-1}"
 	_sm_params="$_sm_params max_luns=${TARGET_LUNS:-1}"
+	_sm_params="$_sm_params poll_queues=${TARGET_POLL_QUEUES:-0}"
 	_sm_before=$(list_disks)
 	smq_core_up || return 1
 	say "modprobe smq_sas $_sm_params ${TARGET_OPTS:-}"

@@ -53,7 +53,7 @@ static int __init smq_nullbio_init(void)
 		pr_err("size_mb=%u: must be 1..%u\n", size_mb, SMQ_NULLBIO_MAX_MB);
 		return -EINVAL;
 	}
-	disk = smq_compat_alloc_disk(&lim, NUMA_NO_NODE);
+	disk = smq_compat_alloc_disk(&lim, NUMA_NO_NODE, false);
 	if (IS_ERR(disk))
 		return PTR_ERR(disk);
 	/* No major: add_disk() gives the disk a dynamic (extended) dev_t. */

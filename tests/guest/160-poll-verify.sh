@@ -1,0 +1,60 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash
+# name: poll-verify
+# timeout: 300
+#
+# Polled I/O on a disk with poll queues: fio write + verify (crc32c, 4 jobs,
+# 512 B..1 MiB) with --ioengine=io_uring --hipri (IORING_SETUP_IOPOLL: the
+# kernel's bio_poll() -> the disk's poll_bio), then with --ioengine=pvsync2
+# --hipri.  The disk must advertise polling (queue/io_poll = 1) and the data
+# must verify.  On smq_sas, the io_uring pass must have been completed by
+# polling: commands reached the poll queues and every one of them was reaped
+# by mq_poll (none by an IPI, a tasklet or irq_poll), and smq_blk counted
+# requests completed through ->poll.  The pvsync2 pass verifies; whether it
+# polled is printed (the kernels' synchronous block-device path does not set
+# REQ_POLLED).  Peers: scsi_debug and null_blk with poll_queues.
+
+. "$SMQ_GUEST_DIR/lib/common.sh"
+. "$SMQ_GUEST_DIR/lib/fio-verify.sh"
+. "$SMQ_GUEST_DIR/lib/poll.sh"
+need_cmd fio
+need_dev
+fio --enghelp=io_uring >/dev/null 2>&1 || skip "fio has no io_uring engine"
+
+poll_capable "$DEV" || fail "$DEV does not support polled I/O (queue/io_poll $(cat "/sys/block/${DEV##*/}/queue/io_poll"))"
+smq=0
+poll_is_smq_sas && smq=1
+
+[ "$smq" = 1 ] && before=$(poll_totals "$DEV")
+FIO_VERIFY_DEPTH=8 poll_fio_verify "$DEV" --ioengine=io_uring --hipri
+case $? in
+0) ;;
+1) fail "io_uring --hipri: verify found corrupted data on $DEV" ;;
+*) fail "io_uring --hipri: fio failed on $DEV" ;;
+esac
+if [ "$smq" = 1 ]; then
+	after=$(poll_totals "$DEV")
+	poll_delta "$before" "$after"
+	poll_check_polled
+	say "io_uring --hipri: verified, completed by polling"
+fi
+
+[ "$smq" = 1 ] && before=$(poll_totals "$DEV")
+FIO_VERIFY_JOBS=2 poll_fio_verify "$DEV" --ioengine=pvsync2 --hipri
+case $? in
+0) ;;
+1) fail "pvsync2 --hipri: verify found corrupted data on $DEV" ;;
+*) fail "pvsync2 --hipri: fio failed on $DEV" ;;
+esac
+if [ "$smq" = 1 ]; then
+	poll_delta "$before" "$(poll_totals "$DEV")"
+	[ "$pd_pq_reaped" = "$pd_pq_completed" ] ||
+		fail "pvsync2: poll queue commands completed other than by mq_poll"
+	if [ "$pd_pq_queued" -gt 0 ]; then
+		say "pvsync2 --hipri: verified, $pd_pq_queued commands polled"
+	else
+		say "pvsync2 --hipri: verified, not polled by this kernel ($(uname -r))"
+	fi
+fi
+exit 0
