@@ -91,15 +91,17 @@ static inline void smq_sas_rpq_done(struct smq_sas_reply_queue *rpq, long n)
 
 /* ---- softirq mode ------------------------------------------------------ */
 
-static void smq_sas_rpq_tasklet(struct tasklet_struct *t)
+/*
+ * Complete the replies taken off @rpq's ring (@list, newest first) in
+ * arrival order, as one completion batch.  Return: how many.
+ */
+static long smq_sas_rpq_complete_list(struct smq_sas_reply_queue *rpq,
+				      struct llist_node *list)
 {
-	struct smq_sas_reply_queue *rpq = from_tasklet(rpq, t, tasklet);
-	struct llist_node *list = llist_del_all(&rpq->done_list);
-	struct smq_sas_cmd *c, *next;
 	struct smq_comp_batch batch = { };
+	struct smq_sas_cmd *c, *next;
 	long n = 0;
 
-	/* Complete in arrival order. */
 	list = llist_reverse_order(list);
 	/* _safe: once done, a command may be reused and queued again. */
 	llist_for_each_entry_safe(c, next, list, node) {
@@ -113,6 +115,14 @@ static void smq_sas_rpq_tasklet(struct tasklet_struct *t)
 	smq_comp_batch_flush(&batch);
 	if (n)
 		smq_sas_rpq_done(rpq, n);
+	return n;
+}
+
+static void smq_sas_rpq_tasklet(struct tasklet_struct *t)
+{
+	struct smq_sas_reply_queue *rpq = from_tasklet(rpq, t, tasklet);
+
+	smq_sas_rpq_complete_list(rpq, llist_del_all(&rpq->done_list));
 }
 
 /* ---- irq_poll mode ----------------------------------------------------- */
@@ -309,26 +319,10 @@ static enum hrtimer_restart smq_sas_cmd_timer(struct hrtimer *timer)
  */
 int smq_sas_rpq_reap(struct smq_sas_reply_queue *rpq)
 {
-	struct llist_node *node = llist_del_all(&rpq->done_list);
-	struct smq_comp_batch batch = { };
-	struct smq_sas_cmd *c, *next;
-	int n = 0;
+	long n = smq_sas_rpq_complete_list(rpq, llist_del_all(&rpq->done_list));
 
-	if (!node)
-		return 0;
-	/* Complete in arrival order. */
-	node = llist_reverse_order(node);
-	/* _safe: once done, a command may be reused and queued again. */
-	llist_for_each_entry_safe(c, next, node, node) {
-		struct smq_sas_sdev *sd = c->sd;
-
-		smq_scsi_done_batch(c->scmd, &batch);
-		smq_sas_sdev_exit(sd);
-		n++;
-	}
-	smq_comp_batch_flush(&batch);
-	atomic_long_add(n, &rpq->mq_reaped);
-	smq_sas_rpq_done(rpq, n);
+	if (n)
+		atomic_long_add(n, &rpq->mq_reaped);
 	return n;
 }
 
