@@ -396,6 +396,7 @@ void smq_hctx_release(struct smq_hw_ctx *hctx);
 struct smq_request *smq_get_request(struct smq_queue *q, blk_opf_t opf,
 				    unsigned int flags);
 void smq_free_request_tags(struct smq_request *rq);
+void smq_mq_release_request(struct smq_request *rq);
 void smq_rq_init(struct smq_request *rq, struct smq_queue *q,
 		 struct smq_ctx *ctx, struct smq_hw_ctx *hctx, blk_opf_t opf);
 void smq_rq_init_bio(struct smq_request *rq, struct bio *bio,

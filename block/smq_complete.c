@@ -20,7 +20,6 @@
 #include <linux/topology.h>
 #include "smq_blk_int.h"
 #include "smq_flush.h"
-#include "smq_sched.h"
 
 static DEFINE_PER_CPU(struct llist_head, smq_done_list);
 static DEFINE_PER_CPU(call_single_data_t, smq_done_csd);
@@ -387,18 +386,12 @@ void smq_end_request_batch(struct smq_comp_batch *b)
 		smq_budget_waiters_run(q);
 
 	list_for_each_entry_safe(rq, next, &b->list, queuelist) {
-		struct smq_hw_ctx *hctx = rq->hctx;
-		struct smq_queue *rq_q = rq->q;
-
-		if (hctx != f.hctx) {
+		if (rq->hctx != f.hctx) {
 			smq_batch_free_flush(&f);
-			f.hctx = hctx;
+			f.hctx = rq->hctx;
 		}
-		if (rq_q->sched && rq_q->sched->finish_request)
-			rq_q->sched->finish_request(rq);
 		f.tag[f.nr++] = rq->tag;
-		WRITE_ONCE(rq->state, SMQ_RQ_IDLE);
-		hctx->tags->rqs[rq->tag] = NULL;
+		smq_mq_release_request(rq);
 	}
 	smq_batch_free_flush(&f);
 }

@@ -118,6 +118,23 @@ retry:
 }
 
 /**
+ * smq_mq_release_request - what a multiqueue request does before its tag goes back
+ * @rq: request of a multiqueue queue that is done
+ *
+ * The scheduler's finish, the request idle, and out of its tags' rqs[]:
+ * the caller then frees the tag (alone, or with a completion batch).
+ */
+void smq_mq_release_request(struct smq_request *rq)
+{
+	struct smq_queue *q = rq->q;
+
+	if (q->sched && q->sched->finish_request)
+		q->sched->finish_request(rq);
+	WRITE_ONCE(rq->state, SMQ_RQ_IDLE);
+	rq->hctx->tags->rqs[rq->tag] = NULL;
+}
+
+/**
  * smq_mq_free_request - give back a request's tags and queue reference
  * @rq: request of a multiqueue queue that is done
  */
@@ -126,10 +143,7 @@ void smq_mq_free_request(struct smq_request *rq)
 	struct smq_hw_ctx *hctx = rq->hctx;
 	struct smq_queue *q = rq->q;
 
-	if (q->sched && q->sched->finish_request)
-		q->sched->finish_request(rq);
-	WRITE_ONCE(rq->state, SMQ_RQ_IDLE);
-	hctx->tags->rqs[rq->tag] = NULL;
+	smq_mq_release_request(rq);
 	smq_put_tag(hctx->tags, rq->tag);
 	smq_hctx_restart(hctx);
 	smq_queue_exit(q);
