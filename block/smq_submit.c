@@ -386,6 +386,53 @@ void smq_mq_submit_bio(struct smq_queue *q, struct bio *bio)
 		smq_issue_direct(rq);
 }
 
+/*
+ * Whether the kernel's bio_split_to_limits() may split @bio: an upper
+ * bound from the kernel's own limits of the disk (max_sectors_kb can be
+ * written there), counting segments as it does: at least one per bvec,
+ * no merging across bvecs.
+ */
+static bool smq_bio_may_split(struct bio *bio)
+{
+	struct request_queue *rq_q = bio->bi_bdev->bd_disk->queue;
+	unsigned int max_seg = queue_max_segment_size(rq_q);
+	unsigned int segs = 0, nr_bvecs = 0;
+	struct bvec_iter iter;
+	struct bio_vec bv;
+
+	if (bio_sectors(bio) > queue_max_sectors(rq_q))
+		return true;
+	bio_for_each_bvec(bv, bio, iter) {
+		segs += DIV_ROUND_UP(bv.bv_offset % max_seg + bv.bv_len,
+				     max_seg);
+		nr_bvecs++;
+	}
+	return segs >= queue_max_segments(rq_q) ||
+	       (queue_virt_boundary(rq_q) && nr_bvecs > 1);
+}
+
+/*
+ * On 6.1 (SMQ_POLLED_BIO_FORCED_NOWAIT) every asynchronous polled bio comes
+ * with REQ_NOWAIT, also when io_uring's worker reissues it after -EAGAIN,
+ * and the kernel fails a REQ_NOWAIT bio that needs a split with -EAGAIN:
+ * an IOPOLL ring (fio --ioengine=io_uring --hipri) would resubmit 1 MiB of
+ * scattered pages on a 128-segment disk forever, on either path (the
+ * legacy disk sees REQ_POLLED already cleared by the kernel, so any
+ * REQ_NOWAIT bio counts).  Such a bio goes on as an ordinary one: it may
+ * wait, and its parts complete by interrupt (a split bio is not polled:
+ * bio_split_to_limits() clears REQ_POLLED).  6.12 keeps the kernel's rule.
+ */
+static void smq_bio_nowait_split(struct bio *bio)
+{
+	if (!SMQ_POLLED_BIO_FORCED_NOWAIT ||
+	    likely(!(bio->bi_opf & REQ_NOWAIT)))
+		return;
+	if (smq_bio_may_split(bio)) {
+		bio_clear_polled(bio);
+		bio->bi_opf &= ~REQ_NOWAIT;
+	}
+}
+
 /**
  * smq_submit_bio - ->submit_bio of every smq disk
  * @bio: the bio
@@ -398,6 +445,7 @@ void smq_submit_bio(struct bio *bio)
 {
 	struct smq_queue *q = bio->bi_bdev->bd_disk->queue->queuedata;
 
+	smq_bio_nowait_split(bio);
 	bio = bio_split_to_limits(bio);
 	if (!bio)
 		return;

@@ -207,6 +207,16 @@ static inline int smq_compat_set_write_cache(struct gendisk *disk,
 #endif
 }
 
+/*
+ * SMQ_POLLED_BIO_FORCED_NOWAIT: the kernel's block-device direct I/O marks
+ * every asynchronous polled bio REQ_NOWAIT, also when io_uring reissues it
+ * blocking from its worker (6.1's __blkdev_direct_IO_async(); 6.12 sets
+ * REQ_NOWAIT only for IOCB_NOWAIT).  With a kernel that also fails a
+ * REQ_NOWAIT bio needing a split with EAGAIN, an IOPOLL ring resubmits such
+ * a bio forever (smq_submit.c).
+ */
+#define SMQ_POLLED_BIO_FORCED_NOWAIT	(!SMQ_KERNEL_AT_LEAST(6, 12, 0))
+
 /**
  * smq_compat_io_acct_start - start block I/O statistics for a request
  * @bdev: the disk's whole-device block_device
