@@ -142,9 +142,13 @@ def header(r, title):
     for why, sids in skipped.items():
         stacks = sorted({r.setups[sid]["stack"] for sid in sids if sid in r.setups})
         lines.append("skipped (%s): %s (%s)" % (why, ", ".join(stacks), _s(len(sids), "setup")))
-    for i, b in enumerate(r.doc.get("boots", [])[1:], 2):
-        lines.append("boot %d: %d setups after the kernel broke ran in a fresh guest "
-                     "(their peers were measured in another boot)" % (i, len(b["setups"])))
+    boots = r.doc.get("boots", [])
+    for i, b in enumerate(boots[1:], 2):
+        why = boots[i - 2].get("tcg")
+        lines.append("boot %d: %d setups after %s ran in a fresh guest "
+                     "(their peers were measured in another boot)"
+                     % (i, len(b["setups"]), "the emulated CPU went wrong (TCG: %s)" % why
+                        if why else "the kernel broke"))
     bad = [p for p in r.points if p["status"] not in ("ok", "skipped")]
     if bad:
         lines.append("%d of %d points did not finish: %s" % (

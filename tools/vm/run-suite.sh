@@ -27,34 +27,9 @@ set -euo pipefail
 GUEST_TESTS="$SMQ_TREE/tests/guest"
 
 # tcg_broke CONSOLE: true when CONSOLE shows the emulator, not the guest, went
-# wrong; TCG_WHY says how. Either a register dump whose EFLAGS has reserved
-# bits (22-31) set, which no x86 instruction can load (IRET and POPF mask
-# them; seen twice in CI: the low half of a kernel pointer in EFLAGS, TF
-# among its bits), a #DB / int3 trap in kernel code with no debugger, or an
-# Oops on an int3 of a text patch that had already finished.
+# wrong (tools/vm/tcg-broke.sh); TCG_WHY says how.
 tcg_broke() {
-	local v
-	TCG_WHY=""
-	while read -r v; do
-		if (((16#$v & 16#ffc00000) != 0)); then
-			TCG_WHY="EFLAGS $v has reserved bits set"
-			return 0
-		fi
-	done < <(grep -oE 'EFLAGS: [0-9a-f]{1,16}' "$1" 2>/dev/null | cut -d' ' -f2)
-	if grep -Eq 'WARNING: .* at arch/x86/kernel/traps\.c:[0-9]+ (exc_debug_kernel|do_int3|exc_int3)' \
-		"$1" 2>/dev/null; then
-		TCG_WHY="debug trap in kernel code"
-		return 0
-	fi
-	# An int3 the kernel's text-patching handler did not claim: a vCPU
-	# still ran the breakpoint byte after the patch completed (seen in CI
-	# at 6 s, in sched_clock_cpu, while a kworker flipped the sched-clock
-	# static key, before any smq I/O).
-	if grep -Eq 'Oops: int3: ' "$1" 2>/dev/null; then
-		TCG_WHY="stale int3 of a finished text patch"
-		return 0
-	fi
-	return 1
+	TCG_WHY=$("$SMQ_TREE/tools/vm/tcg-broke.sh" "$1")
 }
 
 spec="$SMQ_DEFAULT_KVER" mods="" out=""

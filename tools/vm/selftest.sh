@@ -9,7 +9,9 @@
 #            reported as a failure (status 124), not waited on;
 #   panic    a guest whose kernel panics is reported as a failure (125);
 #   no-boot  run-suite.sh boots a suite line whose kernel dies before the
-#            guest's init once more, and still counts it as a failure.
+#            guest's init once more, and still counts it as a failure;
+#   tcg-broke  tools/vm/tcg-broke.sh (run-suite.sh and the bench boot such a
+#            guest again) tells emulator faults from the guest's own Oopses.
 # selftest.sh --debug RELEASE: the debug lane's own gate on the debug kernel
 # (two boots): a leak on purpose (the kernel's kmemleak sample module) must
 # make the runner report "FAIL kmemleak", and a use after free on purpose
@@ -116,6 +118,24 @@ if ((rc == 1)) && [[ -d "$out/no-boot/01-none.no-boot" && -d "$out/no-boot/01-no
 fi
 verdict "$ok" no-boot "suite line whose kernel died in early boot: booted twice, counted" \
 	"failed (status $rc; see $out/no-boot.log)"
+
+# 5. tcg-broke.sh tells the emulator's faults (booted again) from the
+# guest's own (failed): consoles from CI and bench runs, and ordinary Oopses.
+tcg_case() { # WANT(0 broke, 1 not) NAME CONSOLE-TEXT
+	local f="$out/tcg-$2.console" got=0
+	printf '%s\n' "$3" >"$f"
+	"$SMQ_TOOLS/vm/tcg-broke.sh" "$f" >/dev/null || got=1
+	[[ "$got" == "$1" ]] || { echo "tcg-broke.sh: $2: exit $got, want $1" >&2; return 1; }
+}
+ok=1
+tcg_case 0 eflags "RSP: 0018:ff6488da80d3f740 EFLAGS: 89ea17c2" || ok=0
+tcg_case 0 int3 "Oops: int3: 0000 [#1] PREEMPT SMP NOPTI" || ok=0
+tcg_case 0 db "WARNING: CPU: 1 PID: 9 at arch/x86/kernel/traps.c:1134 exc_debug_kernel+0x1/0x2" || ok=0
+tcg_case 1 gpf "Oops: general protection fault, probably for non-canonical address
+RSP: 0018:ffffb3c0c04b3d10 EFLAGS: 00010246" || ok=0
+tcg_case 1 bug "kernel BUG at block/smq_tag.c:100!
+RSP: 0018:ffffb3c0c04b3d10 EFLAGS: 00000282" || ok=0
+verdict "$ok" tcg-broke "emulator faults told from the guest's (3 + 2 consoles)"
 
 echo "$passed passed, $failed failed"
 ((failed == 0))
