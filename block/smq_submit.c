@@ -400,6 +400,9 @@ static bool smq_bio_may_split(struct bio *bio)
 	struct bvec_iter iter;
 	struct bio_vec bv;
 
+	/* Discard and write-zeroes bios have a size but no bvecs. */
+	if (!bio_has_data(bio))
+		return false;
 	if (bio_sectors(bio) > queue_max_sectors(rq_q))
 		return true;
 	bio_for_each_bvec(bv, bio, iter) {
