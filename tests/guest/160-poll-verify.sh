@@ -50,15 +50,10 @@ fi
 # kernel splits it.  Either way the parts complete by interrupt.  smq only:
 # on 6.1 the kernel's own stack has no such way out.
 if [ "$smq" = 1 ]; then
-	qdir=/sys/block/${DEV##*/}/queue
-	old_kb=$(cat "$qdir/max_sectors_kb")
-	echo 64 >"$qdir/max_sectors_kb" || fail "cannot set max_sectors_kb 64"
 	before=$(poll_totals "$DEV")
 	FIO_VERIFY_BSSPLIT=1048576/100 FIO_VERIFY_SIZE=16777216 FIO_VERIFY_DEPTH=4 \
-		poll_fio_verify "$DEV" --ioengine=io_uring --hipri
-	rc=$?
-	echo "$old_kb" >"$qdir/max_sectors_kb"
-	case $rc in
+		poll_fio_verify_split "$DEV" 64 --ioengine=io_uring --hipri
+	case $? in
 	0) ;;
 	1) fail "io_uring --hipri, split bios: verify found corrupted data on $DEV" ;;
 	*) fail "io_uring --hipri, split bios: fio failed on $DEV" ;;

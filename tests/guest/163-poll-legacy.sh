@@ -39,15 +39,12 @@ min=${min%%.*}
 # ordinary bios (smq_bio_nowait_split()); the kernel's own stack fails
 # them with EAGAIN and io_uring resubmits them forever, so the peers keep
 # their limits (a split there is only as likely as scattered pages).
-qdir=/sys/block/${DEV##*/}/queue
-old_kb=$(cat "$qdir/max_sectors_kb")
-if [ -d /sys/module/smq_blk ] && [ ! -d /sys/module/scsi_debug ] &&
-	[ ! -d /sys/module/null_blk ]; then
-	echo 64 >"$qdir/max_sectors_kb" || fail "cannot set max_sectors_kb 64"
+if poll_is_smq_sas; then
+	FIO_VERIFY_JOBS=2 poll_fio_verify_split "$DEV" 64 --ioengine=io_uring --hipri
+else
+	FIO_VERIFY_JOBS=2 poll_fio_verify "$DEV" --ioengine=io_uring --hipri
 fi
-FIO_VERIFY_JOBS=2 poll_fio_verify "$DEV" --ioengine=io_uring --hipri
 rc=$?
-echo "$old_kb" >"$qdir/max_sectors_kb"
 if [ "$maj" -gt 6 ] || { [ "$maj" = 6 ] && [ "$min" -ge 10 ]; }; then
 	[ "$rc" = 2 ] || fail "io_uring --hipri on $rel: expected EOPNOTSUPP, fio status class $rc"
 	grep -q "Operation not supported" "$SMQ_TEST_TMP/fio-poll.out" ||

@@ -92,3 +92,19 @@ poll_fio_verify() {
 	cat "$_pf_out"
 	fio_verify_classify "$_pf_out" "$_pf_rc"
 }
+
+# poll_fio_verify_split DEV KB ENGINE-OPTION...: poll_fio_verify with DEV's
+# queue/max_sectors_kb at KB for the two passes (bios above it must be split),
+# put back after.  Same return values.
+poll_fio_verify_split() {
+	_ps_dev=$1 _ps_kb=$2
+	shift 2
+	_ps_q=/sys/block/${_ps_dev##*/}/queue
+	_ps_old=$(cat "$_ps_q/max_sectors_kb")
+	echo "$_ps_kb" >"$_ps_q/max_sectors_kb" || fail "cannot set max_sectors_kb $_ps_kb"
+	say "${_ps_dev##*/}: max_sectors_kb $_ps_kb for these passes (was $_ps_old)"
+	poll_fio_verify "$_ps_dev" "$@"
+	_ps_rc=$?
+	echo "$_ps_old" >"$_ps_q/max_sectors_kb"
+	return "$_ps_rc"
+}
