@@ -100,7 +100,9 @@ smq_timestamp() { date -u +%Y%m%d-%H%M%S; }
 
 # smq_built_modules BUILDDIR: the modules of the last build in BUILDDIR, as
 # paths relative to it (from Kbuild's modules.order, so stale .ko files of
-# renamed sources are not listed).
+# renamed sources are not listed).  Kbuild writes absolute paths: a build
+# directory copied elsewhere (a baseline kept for a bench) still lists its
+# modules, each the shortest tail of its path found under BUILDDIR.
 smq_built_modules() {
 	local out="$1" m
 	[[ -f "$out/modules.order" ]] || return 0
@@ -108,6 +110,9 @@ smq_built_modules() {
 		m="${m#"$out"/}"
 		m="${m%.o}"
 		m="${m%.ko}.ko"
+		while [[ ! -f "$out/$m" && "$m" == */* ]]; do
+			m="${m#*/}"
+		done
 		[[ -f "$out/$m" ]] && printf '%s\n' "$m"
 	done <"$out/modules.order"
 }
