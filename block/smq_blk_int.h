@@ -88,6 +88,43 @@ enum {
 };
 
 /**
+ * enum smq_hctx_stat - dispatch counters of a hardware queue
+ * @SMQ_HCTX_QUEUED: requests inserted (software queue, scheduler,
+ *	dispatch list)
+ * @SMQ_HCTX_DISPATCHED: requests ->queue_rq accepted
+ * @SMQ_HCTX_DIRECT: issues straight from the submitter
+ *	(smq_try_issue_direct())
+ * @SMQ_HCTX_BUSY: dispatches that stopped on a BUSY or on the budget
+ * @SMQ_HCTX_RUNS: runs of the hardware queue
+ * @SMQ_HCTX_POLLS: ->poll calls (poll queues)
+ * @SMQ_HCTX_POLLED: requests they completed
+ * @SMQ_HCTX_BATCHED: requests ended by completion batches
+ * @SMQ_HCTX_BATCH_RUNS: runs of this queue's requests they were ended in
+ *	(smq_end_request_batch())
+ * @SMQ_HCTX_NR_STATS: how many
+ */
+enum smq_hctx_stat {
+	SMQ_HCTX_QUEUED,
+	SMQ_HCTX_DISPATCHED,
+	SMQ_HCTX_DIRECT,
+	SMQ_HCTX_BUSY,
+	SMQ_HCTX_RUNS,
+	SMQ_HCTX_POLLS,
+	SMQ_HCTX_POLLED,
+	SMQ_HCTX_BATCHED,
+	SMQ_HCTX_BATCH_RUNS,
+	SMQ_HCTX_NR_STATS
+};
+
+/**
+ * struct smq_hctx_stats - one CPU's dispatch counters of a hardware queue
+ * @count: indexed by enum smq_hctx_stat
+ */
+struct smq_hctx_stats {
+	unsigned long count[SMQ_HCTX_NR_STATS];
+};
+
+/**
  * struct smq_hw_ctx - hardware dispatch queue
  * @lock: protects @dispatch
  * @dispatch: requests taken from software queues that the driver refused
@@ -111,10 +148,7 @@ enum {
  * @kobj: /sys/block/X/mq/<queue_num>
  * @cpuhp_node: instance of smq_blk's CPU hotplug state (smq_cpuhp.c)
  * @cpuhp_added: @cpuhp_node is registered
- * @stats: dispatch counters; @stats.polls: ->poll calls (poll queues),
- *	@stats.polled: requests they completed; @stats.batched and
- *	@stats.batch_runs: requests ended by completion batches and the runs
- *	of this queue's requests they were ended in (smq_end_request_batch())
+ * @stats: dispatch counters, per CPU (smq_hctx_stat_add(), smq_hctx_stat())
  */
 struct smq_hw_ctx {
 	spinlock_t lock;		/* protects dispatch */
@@ -137,18 +171,27 @@ struct smq_hw_ctx {
 	struct kobject kobj;
 	struct hlist_node cpuhp_node;
 	bool cpuhp_added;
-	struct {
-		atomic_long_t queued;
-		atomic_long_t dispatched;
-		atomic_long_t direct;
-		atomic_long_t busy;
-		atomic_long_t runs;
-		atomic_long_t polls;
-		atomic_long_t polled;
-		atomic_long_t batched;
-		atomic_long_t batch_runs;
-	} stats;
+	struct smq_hctx_stats __percpu *stats;
 };
+
+/*
+ * Count on a hardware queue's @stats.  Per CPU: the submitters and
+ * completers of one hardware queue (several CPUs on one queue) never write
+ * a shared cache line for them.  smq_hctx_stat() sums the CPUs' counts.
+ */
+static inline void smq_hctx_stat_add(struct smq_hw_ctx *hctx,
+				     enum smq_hctx_stat stat, unsigned long n)
+{
+	this_cpu_add(hctx->stats->count[stat], n);
+}
+
+static inline void smq_hctx_stat_inc(struct smq_hw_ctx *hctx,
+				     enum smq_hctx_stat stat)
+{
+	this_cpu_inc(hctx->stats->count[stat]);
+}
+
+unsigned long smq_hctx_stat(struct smq_hw_ctx *hctx, enum smq_hctx_stat stat);
 
 /**
  * struct smq_queue_ops - one way of running a queue: mq or legacy

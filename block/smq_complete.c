@@ -348,8 +348,8 @@ static void smq_batch_free_flush(struct smq_batch_free *f)
 
 	if (!f->nr)
 		return;
-	atomic_long_add(f->nr, &hctx->stats.batched);
-	atomic_long_inc(&hctx->stats.batch_runs);
+	smq_hctx_stat_add(hctx, SMQ_HCTX_BATCHED, f->nr);
+	smq_hctx_stat_inc(hctx, SMQ_HCTX_BATCH_RUNS);
 	smq_put_tags(hctx->tags, f->tag, f->nr);
 	smq_hctx_restart(hctx);
 	smq_queue_exit_many(hctx->q, f->nr);

@@ -414,23 +414,23 @@ static int smq_hctx_cpus_show(void *data, struct seq_file *m)
 	return 0;
 }
 
-/* stats: atomic counters (and one EWMA read once), no lock. */
+/* stats: per-CPU counters summed (and one EWMA read once), no lock. */
 static int smq_hctx_stats_show(void *data, struct seq_file *m)
 {
 	struct smq_hw_ctx *hctx = data;
 
-	seq_printf(m, "queued=%ld\ndispatched=%ld\ndirect=%ld\nbusy=%ld\nruns=%ld\ndispatch_busy=%u\npolls=%ld\npolled=%ld\n",
-		   atomic_long_read(&hctx->stats.queued),
-		   atomic_long_read(&hctx->stats.dispatched),
-		   atomic_long_read(&hctx->stats.direct),
-		   atomic_long_read(&hctx->stats.busy),
-		   atomic_long_read(&hctx->stats.runs),
+	seq_printf(m, "queued=%lu\ndispatched=%lu\ndirect=%lu\nbusy=%lu\nruns=%lu\ndispatch_busy=%u\npolls=%lu\npolled=%lu\n",
+		   smq_hctx_stat(hctx, SMQ_HCTX_QUEUED),
+		   smq_hctx_stat(hctx, SMQ_HCTX_DISPATCHED),
+		   smq_hctx_stat(hctx, SMQ_HCTX_DIRECT),
+		   smq_hctx_stat(hctx, SMQ_HCTX_BUSY),
+		   smq_hctx_stat(hctx, SMQ_HCTX_RUNS),
 		   READ_ONCE(hctx->dispatch_busy),
-		   atomic_long_read(&hctx->stats.polls),
-		   atomic_long_read(&hctx->stats.polled));
-	seq_printf(m, "batched=%ld\nbatch_runs=%ld\n",
-		   atomic_long_read(&hctx->stats.batched),
-		   atomic_long_read(&hctx->stats.batch_runs));
+		   smq_hctx_stat(hctx, SMQ_HCTX_POLLS),
+		   smq_hctx_stat(hctx, SMQ_HCTX_POLLED));
+	seq_printf(m, "batched=%lu\nbatch_runs=%lu\n",
+		   smq_hctx_stat(hctx, SMQ_HCTX_BATCHED),
+		   smq_hctx_stat(hctx, SMQ_HCTX_BATCH_RUNS));
 	return 0;
 }
 

@@ -183,14 +183,14 @@ static bool smq_dispatch_list(struct smq_hw_ctx *hctx, struct list_head *list)
 		}
 		smq_end_request(rq, ret);
 	}
-	atomic_long_add(queued, &hctx->stats.dispatched);
+	smq_hctx_stat_add(hctx, SMQ_HCTX_DISPATCHED, queued);
 	if (list_empty(list)) {
 		if (hctx->dispatch_busy)
 			WRITE_ONCE(hctx->dispatch_busy, hctx->dispatch_busy / 2);
 		return true;
 	}
 
-	atomic_long_inc(&hctx->stats.busy);
+	smq_hctx_stat_inc(hctx, SMQ_HCTX_BUSY);
 	WRITE_ONCE(hctx->dispatch_busy, min(hctx->dispatch_busy + 4, 16U));
 	/* Requests not tried give back the budget a scheduler run took. */
 	list_for_each_entry(rq, list, queuelist)
@@ -347,7 +347,7 @@ static void __smq_run_hw_queue(struct smq_hw_ctx *hctx)
 	rcu_read_lock();
 	if (smq_queue_quiesced(q) || smq_hctx_stopped(hctx))
 		goto out;
-	atomic_long_inc(&hctx->stats.runs);
+	smq_hctx_stat_inc(hctx, SMQ_HCTX_RUNS);
 	if (!list_empty_careful(&hctx->dispatch)) {
 		LIST_HEAD(list);
 
@@ -489,7 +489,7 @@ void smq_insert_request(struct smq_request *rq, bool at_head, bool run,
 	struct smq_hw_ctx *hctx = rq->hctx;
 	struct smq_queue *q = rq->q;
 
-	atomic_long_inc(&hctx->stats.queued);
+	smq_hctx_stat_inc(hctx, SMQ_HCTX_QUEUED);
 	/* A poll queue has no software queue (smq_map_swqueues()). */
 	if (at_head || (rq->rq_flags & (SMQ_RQF_STARTED | SMQ_RQF_PASSTHROUGH)) ||
 	    (hctx->poll && !q->sched)) {
@@ -575,7 +575,7 @@ static bool smq_try_issue_direct(struct smq_hw_ctx *hctx,
 	     !smq_get_budget(list_first_entry(list, struct smq_request,
 					      queuelist))))
 		return false;
-	atomic_long_inc(&hctx->stats.direct);
+	smq_hctx_stat_inc(hctx, SMQ_HCTX_DIRECT);
 	smq_dispatch_list(hctx, list);
 	return true;
 }

@@ -70,9 +70,9 @@ int smq_poll_bio(struct bio *bio, struct io_comp_batch *iob,
 		hctx = READ_ONCE(q->hctxs[cookie]);
 		if (hctx->poll) {
 			ret = q->tag_set->ops->poll(hctx, iob);
-			atomic_long_inc(&hctx->stats.polls);
+			smq_hctx_stat_inc(hctx, SMQ_HCTX_POLLS);
 			if (ret > 0)
-				atomic_long_add(ret, &hctx->stats.polled);
+				smq_hctx_stat_add(hctx, SMQ_HCTX_POLLED, ret);
 		}
 	}
 	rcu_read_unlock();
@@ -103,9 +103,9 @@ void smq_poll_reap(struct smq_queue *q)
 		if (!hctx->poll)
 			continue;
 		n = q->tag_set->ops->poll(hctx, NULL);
-		atomic_long_inc(&hctx->stats.polls);
+		smq_hctx_stat_inc(hctx, SMQ_HCTX_POLLS);
 		if (n > 0)
-			atomic_long_add(n, &hctx->stats.polled);
+			smq_hctx_stat_add(hctx, SMQ_HCTX_POLLED, n);
 	}
 	rcu_read_unlock();
 }

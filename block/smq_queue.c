@@ -177,7 +177,8 @@ int smq_alloc_hctx(struct smq_queue *q, unsigned int idx)
 	hctx->ctxs = kcalloc_node(nr_cpu_ids, sizeof(*hctx->ctxs), GFP_KERNEL,
 				  node);
 	hctx->ctx_map = bitmap_zalloc(nr_cpu_ids, GFP_KERNEL);
-	if (!hctx->ctxs || !hctx->ctx_map)
+	hctx->stats = alloc_percpu(struct smq_hctx_stats);
+	if (!hctx->ctxs || !hctx->ctx_map || !hctx->stats)
 		goto free_maps;
 	spin_lock_init(&hctx->lock);
 	INIT_LIST_HEAD(&hctx->dispatch);
@@ -201,6 +202,7 @@ int smq_alloc_hctx(struct smq_queue *q, unsigned int idx)
 	return 0;
 
 free_maps:
+	free_percpu(hctx->stats);
 	bitmap_free(hctx->ctx_map);
 	kfree(hctx->ctxs);
 	free_cpumask_var(hctx->cpumask);
@@ -209,11 +211,29 @@ free_hctx:
 	return -ENOMEM;
 }
 
+/**
+ * smq_hctx_stat - a dispatch counter of a hardware queue
+ * @hctx: hardware queue
+ * @stat: which
+ *
+ * Return: the sum of the CPUs' counts, exact once the counting has stopped.
+ */
+unsigned long smq_hctx_stat(struct smq_hw_ctx *hctx, enum smq_hctx_stat stat)
+{
+	unsigned long sum = 0;
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(per_cpu_ptr(hctx->stats, cpu)->count[stat]);
+	return sum;
+}
+
 static void smq_free_hctx(struct smq_hw_ctx *hctx)
 {
 	/* No hotplug callback can kick the run work after this. */
 	smq_hctx_cpuhp_del(hctx);
 	cancel_delayed_work_sync(&hctx->run_work);
+	free_percpu(hctx->stats);
 	bitmap_free(hctx->ctx_map);
 	kfree(hctx->ctxs);
 	free_cpumask_var(hctx->cpumask);

@@ -46,20 +46,19 @@ static ssize_t tags_busy_show(struct smq_hw_ctx *hctx, char *page)
 	return sysfs_emit(page, "%u\n", smq_tags_busy(hctx->tags));
 }
 
-#define SMQ_HCTX_STAT(_n)						\
+#define SMQ_HCTX_STAT(_n, _stat)					\
 static ssize_t _n##_show(struct smq_hw_ctx *hctx, char *page)		\
 {									\
-	return sysfs_emit(page, "%ld\n",				\
-			  atomic_long_read(&hctx->stats._n));		\
+	return sysfs_emit(page, "%lu\n", smq_hctx_stat(hctx, _stat));	\
 }
 
-SMQ_HCTX_STAT(queued)
-SMQ_HCTX_STAT(dispatched)
-SMQ_HCTX_STAT(direct)
-SMQ_HCTX_STAT(busy)
-SMQ_HCTX_STAT(runs)
-SMQ_HCTX_STAT(polls)
-SMQ_HCTX_STAT(polled)
+SMQ_HCTX_STAT(queued, SMQ_HCTX_QUEUED)
+SMQ_HCTX_STAT(dispatched, SMQ_HCTX_DISPATCHED)
+SMQ_HCTX_STAT(direct, SMQ_HCTX_DIRECT)
+SMQ_HCTX_STAT(busy, SMQ_HCTX_BUSY)
+SMQ_HCTX_STAT(runs, SMQ_HCTX_RUNS)
+SMQ_HCTX_STAT(polls, SMQ_HCTX_POLLS)
+SMQ_HCTX_STAT(polled, SMQ_HCTX_POLLED)
 
 static ssize_t type_show(struct smq_hw_ctx *hctx, char *page)
 {
