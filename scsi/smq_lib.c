@@ -369,7 +369,7 @@ static blk_status_t smq_scsi_queue_rq(struct smq_request *rq, bool last)
 
 	set_bit(SMQ_SCMD_STATE_INFLIGHT, &cmd->state);
 	smq_start_request(rq);
-	atomic_inc(&sdev->iorequest_cnt);
+	this_cpu_inc(sdev->io_counts->count[SMQ_SDEV_IOREQUEST]);
 	/* The driver may complete (and the request be reused) in here. */
 	rtn = shost->hostt->queuecommand(shost, cmd);
 	if (likely(!rtn))
@@ -645,9 +645,9 @@ void smq_scsi_finish_command(struct smq_scsi_cmnd *cmd)
 	bool passthrough = smq_rq_is_passthrough(rq);
 
 	clear_bit(SMQ_SCMD_STATE_INFLIGHT, &cmd->state);
-	atomic_inc(&sdev->iodone_cnt);
+	this_cpu_inc(sdev->io_counts->count[SMQ_SDEV_IODONE]);
 	if (cmd->result)
-		atomic_inc(&sdev->ioerr_cnt);
+		this_cpu_inc(sdev->io_counts->count[SMQ_SDEV_IOERR]);
 	if (!shost->use_blk_mq)
 		smq_legacy_host_unbusy(shost);
 
@@ -696,7 +696,7 @@ static void smq_scsi_complete_batch(struct smq_comp_batch *b)
 		struct smq_scsi_device *sdev = cmd->device;
 
 		clear_bit(SMQ_SCMD_STATE_INFLIGHT, &cmd->state);
-		atomic_inc(&sdev->iodone_cnt);
+		this_cpu_inc(sdev->io_counts->count[SMQ_SDEV_IODONE]);
 		smq_scsi_ramp_up(sdev, rq->q);
 		rq->rq_flags &= ~SMQ_RQF_DONTPREP;
 		smq_scsi_free_sgl(cmd);

@@ -125,6 +125,7 @@ static void smq_sdev_release(struct device *dev)
 	kfree(sdev->inquiry);
 	kfree(sdev->vpd_pg80);
 	kfree(sdev->vpd_pg83);
+	free_percpu(sdev->io_counts);
 	kfree(sdev);
 }
 
@@ -165,6 +166,11 @@ static struct smq_scsi_device *smq_sdev_alloc(struct smq_scsi_target *t,
 	sdev = kzalloc(sizeof(*sdev), GFP_KERNEL);
 	if (!sdev)
 		return ERR_PTR(-ENOMEM);
+	sdev->io_counts = alloc_percpu(struct smq_sdev_io_counts);
+	if (!sdev->io_counts) {
+		kfree(sdev);
+		return ERR_PTR(-ENOMEM);
+	}
 	sdev->host = shost;
 	sdev->channel = t->channel;
 	sdev->id = t->id;

@@ -173,29 +173,37 @@ static ssize_t queue_ramp_up_period_store(struct device *dev,
 }
 static DEVICE_ATTR_RW(queue_ramp_up_period);
 
-static ssize_t smq_sdev_counter_show(char *buf, atomic_t *counter)
+/* A command count of a LUN: the sum of its CPUs' counts. */
+static ssize_t smq_sdev_counter_show(struct device *dev, char *buf,
+				     enum smq_sdev_io_count which)
 {
-	return sysfs_emit(buf, "0x%x\n", atomic_read(counter));
+	struct smq_scsi_device *sdev = smq_dev_to_sdev(dev);
+	unsigned int sum = 0;
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(per_cpu_ptr(sdev->io_counts, cpu)->count[which]);
+	return sysfs_emit(buf, "0x%x\n", sum);
 }
 
 static ssize_t iorequest_cnt_show(struct device *dev,
 				  struct device_attribute *attr, char *buf)
 {
-	return smq_sdev_counter_show(buf, &smq_dev_to_sdev(dev)->iorequest_cnt);
+	return smq_sdev_counter_show(dev, buf, SMQ_SDEV_IOREQUEST);
 }
 static DEVICE_ATTR_RO(iorequest_cnt);
 
 static ssize_t iodone_cnt_show(struct device *dev,
 			       struct device_attribute *attr, char *buf)
 {
-	return smq_sdev_counter_show(buf, &smq_dev_to_sdev(dev)->iodone_cnt);
+	return smq_sdev_counter_show(dev, buf, SMQ_SDEV_IODONE);
 }
 static DEVICE_ATTR_RO(iodone_cnt);
 
 static ssize_t ioerr_cnt_show(struct device *dev,
 			      struct device_attribute *attr, char *buf)
 {
-	return smq_sdev_counter_show(buf, &smq_dev_to_sdev(dev)->ioerr_cnt);
+	return smq_sdev_counter_show(dev, buf, SMQ_SDEV_IOERR);
 }
 static DEVICE_ATTR_RO(ioerr_cnt);
 

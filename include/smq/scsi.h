@@ -384,6 +384,29 @@ struct smq_scsi_target {
 };
 
 /**
+ * enum smq_sdev_io_count - command counts of a LUN (sysfs)
+ * @SMQ_SDEV_IOREQUEST: commands issued (iorequest_cnt)
+ * @SMQ_SDEV_IODONE: commands completed (iodone_cnt)
+ * @SMQ_SDEV_IOERR: commands completed with an error (ioerr_cnt)
+ * @SMQ_SDEV_NR_IO_COUNTS: how many
+ */
+enum smq_sdev_io_count {
+	SMQ_SDEV_IOREQUEST,
+	SMQ_SDEV_IODONE,
+	SMQ_SDEV_IOERR,
+	SMQ_SDEV_NR_IO_COUNTS
+};
+
+/**
+ * struct smq_sdev_io_counts - one CPU's command counts of a LUN
+ * @count: indexed by enum smq_sdev_io_count; 32 bits, so that the sums
+ *	wrap as Linux's atomic_t counters do
+ */
+struct smq_sdev_io_counts {
+	unsigned int count[SMQ_SDEV_NR_IO_COUNTS];
+};
+
+/**
  * struct smq_scsi_device - one logical unit
  * @host: its host
  * @channel: channel number
@@ -393,7 +416,6 @@ struct smq_scsi_target {
  * @queue: its block layer queue
  * @siblings: entry in host->__devices
  * @starved_entry: entry in host->starved_list
- * @device_busy: commands outstanding
  * @queue_depth: limit on @device_busy (lowered by TASK SET FULL, raised
  *	back by the ramp up); written without a lock, racing writers are
  *	benign (each writes a depth in 1..@max_queue_depth)
@@ -415,9 +437,8 @@ struct smq_scsi_target {
  * @vendor: INQUIRY vendor, NUL-terminated
  * @model: INQUIRY product, NUL-terminated
  * @rev: INQUIRY revision, NUL-terminated
- * @iorequest_cnt: commands issued
- * @iodone_cnt: commands completed
- * @ioerr_cnt: commands completed with an error
+ * @io_counts: commands issued, completed and failed, per CPU (sysfs
+ *	iorequest_cnt, iodone_cnt, ioerr_cnt: the sums)
  * @hostdata: driver per-LUN data
  * @disk: the sd-style disk driver's data, or NULL
  * @sdev_target: its target
@@ -435,6 +456,9 @@ struct smq_scsi_target {
  *	0x80, 0x83, 0xb0, 0xb1, 0xb2: SMQ_VPD_HAS_*)
  * @is_visible: sdev_gendev was added to sysfs
  * @offline_logged: "rejecting I/O to offline device" was printed
+ * @device_busy: commands outstanding; written twice per command by every
+ *	CPU that submits to or completes on the LUN, so on a cache line of
+ *	its own, away from the fields they only read
  */
 struct smq_scsi_device {
 	struct smq_scsi_host *host;
@@ -445,7 +469,6 @@ struct smq_scsi_device {
 	struct smq_queue *queue;
 	struct list_head siblings;
 	struct list_head starved_entry;
-	atomic_t device_busy;
 	unsigned int queue_depth;
 	unsigned int max_queue_depth;
 	unsigned int queue_ramp_up_period;
@@ -460,9 +483,7 @@ struct smq_scsi_device {
 	char vendor[9];
 	char model[17];
 	char rev[5];
-	atomic_t iorequest_cnt;
-	atomic_t iodone_cnt;
-	atomic_t ioerr_cnt;
+	struct smq_sdev_io_counts __percpu *io_counts;
 	void *hostdata;
 	void *disk;
 	struct smq_scsi_target *sdev_target;
@@ -478,6 +499,7 @@ struct smq_scsi_device {
 	unsigned int vpd_pages;
 	bool is_visible;
 	bool offline_logged;
+	atomic_t device_busy ____cacheline_aligned_in_smp;
 };
 
 /* smq_scsi_device.vpd_pages */
