@@ -161,17 +161,29 @@ struct smq_sas_store {
 };
 
 /**
- * struct smq_sas_lun_stats - what the error counter log pages count
- * @bytes_written: bytes of WRITE and WRITE SAME commands done (page 0x02)
- * @bytes_read: bytes of READ commands done (page 0x03)
- * @bytes_verified: bytes of VERIFY commands done (page 0x05)
+ * enum smq_sas_lun_stat - what the error counter log pages count
+ * @SMQ_SAS_BYTES_WRITTEN: bytes of WRITE and WRITE SAME commands done
+ *	(page 0x02)
+ * @SMQ_SAS_BYTES_READ: bytes of READ commands done (page 0x03)
+ * @SMQ_SAS_BYTES_VERIFIED: bytes of VERIFY commands done (page 0x05)
+ * @SMQ_SAS_NR_LUN_STATS: how many
+ */
+enum smq_sas_lun_stat {
+	SMQ_SAS_BYTES_WRITTEN,
+	SMQ_SAS_BYTES_READ,
+	SMQ_SAS_BYTES_VERIFIED,
+	SMQ_SAS_NR_LUN_STATS
+};
+
+/**
+ * struct smq_sas_lun_stats - one CPU's counts for the error counter log pages
+ * @count: indexed by enum smq_sas_lun_stat
  *
- * Updated lock-free by command execution, read by LOG SENSE.
+ * Per CPU: command execution adds to its CPU's counts without a shared
+ * write (smq_sas_lun_stat_add()); LOG SENSE reads the sums.
  */
 struct smq_sas_lun_stats {
-	atomic64_t bytes_written;
-	atomic64_t bytes_read;
-	atomic64_t bytes_verified;
+	u64 count[SMQ_SAS_NR_LUN_STATS];
 };
 
 /**
@@ -185,7 +197,7 @@ struct smq_sas_lun_stats {
  * @wce: the caching mode page's current WCE: set by MODE SELECT with
  *	WRITE_ONCE() from command execution (no lock: one flag, the last
  *	MODE SELECT wins), read with READ_ONCE() by MODE SENSE / SELECT
- * @stats: counters of the error counter log pages
+ * @stats: counters of the error counter log pages, per CPU
  * @store: data, with SMQ_SAS_BACKING_RAM
  */
 struct smq_sas_lun {
@@ -195,9 +207,15 @@ struct smq_sas_lun {
 	char serial[32];
 	struct smq_lun_info info;
 	bool wce;
-	struct smq_sas_lun_stats stats;
+	struct smq_sas_lun_stats __percpu *stats;
 	struct smq_sas_store store;
 };
+
+static inline void smq_sas_lun_stat_add(struct smq_sas_lun *lun,
+					enum smq_sas_lun_stat stat, u64 n)
+{
+	this_cpu_add(lun->stats->count[stat], n);
+}
 
 /*
  * SCSI target port identity reported by INQUIRY (TPGS: implicit ALUA),
@@ -341,7 +359,9 @@ struct smq_sas_eh_stats {
  * @dropped: commands taken and never to be completed (timeout faults),
  *	until an abort or a reset forgets them
  * @inflight: commands in emulation: accepted, not dropped, and not yet
- *	back from smq_scsi_done() (their completion path still runs)
+ *	back from smq_scsi_done() (their completion path still runs);
+ *	written twice per command by the CPUs submitting and completing on
+ *	the LUN, so on a cache line of its own, away from what they read
  * @resetting: a reset is waiting for @inflight to drain; queuecommand
  *	answers SMQ_MLQUEUE_DEVICE_BUSY meanwhile
  * @ua: bit 0: a UNIT ATTENTION (29h/00h) is pending, reported on the
@@ -358,11 +378,11 @@ struct smq_sas_sdev {
 	struct list_head rules;
 	spinlock_t drop_lock;		/* protects dropped */
 	struct list_head dropped;
-	atomic_t inflight;
 	bool resetting;
 	unsigned long ua;
 	struct dentry *debugfs;
 	struct rcu_head rcu;
+	atomic_t inflight ____cacheline_aligned_in_smp;
 };
 
 /**

@@ -106,6 +106,7 @@ int smq_sas_luns_init(struct smq_sas_host *host)
 {
 	const struct smq_sas_config *cfg = &host->cfg;
 	unsigned int t, l;
+	int ret = 0;
 
 	host->luns = kvcalloc(cfg->num_tgts * cfg->max_luns,
 			      sizeof(*host->luns), GFP_KERNEL);
@@ -134,8 +135,14 @@ int smq_sas_luns_init(struct smq_sas_host *host)
 					((u64)(host->id & 0xfff) << 24) |
 					(t << 16) | l;
 			smq_sas_store_init(&lun->store);
+			/* Every LUN set up, so smq_sas_luns_free() works. */
+			lun->stats = alloc_percpu(struct smq_sas_lun_stats);
+			if (!lun->stats)
+				ret = -ENOMEM;
 		}
 	}
+	if (ret)
+		return ret;
 
 	smq_sas_lun_info_init(cfg, &host->wlun_info, 0x1e);
 	smq_sas_lun_info_init(cfg, &host->nolun_info, 0x1f);
@@ -156,8 +163,10 @@ void smq_sas_luns_free(struct smq_sas_host *host)
 	}
 	if (!host->luns)
 		return;
-	for (i = 0; i < host->cfg.num_tgts * host->cfg.max_luns; i++)
+	for (i = 0; i < host->cfg.num_tgts * host->cfg.max_luns; i++) {
 		smq_sas_store_destroy(&host->luns[i].store);
+		free_percpu(host->luns[i].stats);
+	}
 	kvfree(host->luns);
 	host->luns = NULL;
 }

@@ -58,6 +58,17 @@ static u8 *smq_log_param(u8 *p, u16 code, u8 ctl, u8 len)
 	return &p[4];
 }
 
+/* A counter of @lun: the sum of its CPUs' counts. */
+static u64 smq_sas_lun_stat(struct smq_sas_lun *lun, enum smq_sas_lun_stat stat)
+{
+	u64 sum = 0;
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(per_cpu_ptr(lun->stats, cpu)->count[stat]);
+	return sum;
+}
+
 /*
  * Build page @page / @subpage of @lun in @d from parameter code @ppc on.
  * Return: the page's length with its header, or -EINVAL.
@@ -67,7 +78,7 @@ static int smq_sas_log_page(struct smq_sas_lun *lun, u8 page, u8 subpage,
 {
 	bool cum = pc == SMQ_LOG_PC_CUMULATIVE;
 	unsigned int i, n = 4, last;
-	atomic64_t *bytes = NULL;
+	enum smq_sas_lun_stat bytes;
 
 	d[0] = page;
 	d[1] = subpage;
@@ -94,15 +105,11 @@ static int smq_sas_log_page(struct smq_sas_lun *lun, u8 page, u8 subpage,
 		}
 		break;
 	case SMQ_LOG_WRITE_ERRORS:
-		bytes = &lun->stats.bytes_written;
-		fallthrough;
 	case SMQ_LOG_READ_ERRORS:
-		if (!bytes)
-			bytes = &lun->stats.bytes_read;
-		fallthrough;
 	case SMQ_LOG_VERIFY_ERRORS:
-		if (!bytes)
-			bytes = &lun->stats.bytes_verified;
+		bytes = page == SMQ_LOG_WRITE_ERRORS ? SMQ_SAS_BYTES_WRITTEN :
+			page == SMQ_LOG_READ_ERRORS ? SMQ_SAS_BYTES_READ :
+			SMQ_SAS_BYTES_VERIFIED;
 		last = SMQ_LOG_NR_COUNTERS - 1;
 		if (ppc > last)
 			return -EINVAL;
@@ -110,7 +117,7 @@ static int smq_sas_log_page(struct smq_sas_lun *lun, u8 page, u8 subpage,
 			u8 *v = smq_log_param(&d[n], i, 0x00, 8);
 
 			if (cum && i == SMQ_LOG_BYTES_PROCESSED)
-				put_unaligned_be64(atomic64_read(bytes), v);
+				put_unaligned_be64(smq_sas_lun_stat(lun, bytes), v);
 			n += 12;
 		}
 		break;

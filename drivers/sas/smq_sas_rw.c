@@ -121,8 +121,8 @@ int smq_sas_rw(struct smq_sas_lun *lun, struct smq_scsi_cmnd *scmd)
 		}
 		done = ret;
 	}
-	atomic64_add(done, rw.write ? &lun->stats.bytes_written :
-				      &lun->stats.bytes_read);
+	smq_sas_lun_stat_add(lun, rw.write ? SMQ_SAS_BYTES_WRITTEN :
+					     SMQ_SAS_BYTES_READ, done);
 	scmd->resid = scmd->transfer_len - done;
 	smq_sas_good(scmd);
 	return 0;
@@ -155,8 +155,8 @@ int smq_sas_verify(struct smq_sas_lun *lun, struct smq_scsi_cmnd *scmd)
 		nr = get_unaligned_be16(&cdb[7]);
 	}
 	if (smq_sas_range_ok(lun, scmd, lba, nr)) {
-		atomic64_add((u64)nr << smq_sas_shift(lun),
-			     &lun->stats.bytes_verified);
+		smq_sas_lun_stat_add(lun, SMQ_SAS_BYTES_VERIFIED,
+				     (u64)nr << smq_sas_shift(lun));
 		smq_sas_good(scmd);
 	}
 	return 0;
@@ -308,7 +308,7 @@ int smq_sas_write_same(struct smq_sas_lun *lun, struct smq_scsi_cmnd *scmd)
 			return 0;
 		}
 	}
-	atomic64_add(nr << shift, &lun->stats.bytes_written);
+	smq_sas_lun_stat_add(lun, SMQ_SAS_BYTES_WRITTEN, (u64)nr << shift);
 	scmd->resid = ws.ndob ? scmd->transfer_len :
 		      scmd->transfer_len - (1U << shift);
 	smq_sas_good(scmd);
