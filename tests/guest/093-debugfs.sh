@@ -9,7 +9,8 @@
 # path (hctx<N>/ per hardware queue on mq, legacy/ with use_blk_mq=N);
 # every file reads without error, idle and under fio; request lines have
 # the documented format; hctx<N>/busy (legacy/busy) shows requests while
-# fio runs; on mq, sched/ appears when mq-deadline is selected and goes
+# fio runs; on mq, the per-CPU counters sum up (as many commands dispatched
+# as done over fio's two jobs); sched/ appears when mq-deadline is selected and goes
 # when none is; and when the hosts are removed (add_host=-N) the disk's
 # directory goes, and a file held open across the removal reads as an
 # error instead of reaching freed memory.  A host is added back at the
@@ -108,6 +109,19 @@ fi
 read_all "$d"
 
 # ---- under I/O -----------------------------------------------------------
+# Counters kept per CPU (hctx stats, the LUN's iodone_cnt) are read as sums:
+# over fio's two jobs, each command the driver accepted is one dispatched
+# and one done, whichever CPUs counted them.
+sum_dispatched() {
+	cat "$d"/hctx*/stats | awk -F= '$1 == "dispatched" { s += $2 } END { print s + 0 }'
+}
+iodone() {
+	say $(($(cat "/sys/block/$disk/device/iodone_cnt")))
+}
+if [ "$mode" != legacy ]; then
+	disp0=$(sum_dispatched)
+	done0=$(iodone)
+fi
 fio --name=dbg --filename="$DEV" --ioengine=libaio --direct=1 --rw=randread \
 	--bs=4k --iodepth=128 --numjobs=2 --time_based --runtime=8 \
 	--group_reporting --output=/dev/null >/dev/null 2>&1 &
@@ -137,8 +151,13 @@ if [ "$mode" = legacy ]; then
 	check_rq_lines "$d/legacy/dispatch" "$d/requeue_list"
 else
 	check_rq_lines "$d"/hctx*/dispatch "$d"/hctx*/cpu*/rq_list "$d/requeue_list"
-	disp=$(cat "$d"/hctx*/stats | awk -F= '$1 == "dispatched" { s += $2 } END { print s + 0 }')
+	usleep 200000	# queue runs of work items end their counting
+	disp=$(($(sum_dispatched) - disp0))
+	ndone=$(($(iodone) - done0))
+	say "fio: $disp commands dispatched (hctx stats), $ndone done (iodone_cnt)"
 	[ "$disp" -gt 0 ] || fail "stats: nothing dispatched after fio"
+	[ "$disp" -eq "$ndone" ] ||
+		fail "per-CPU counters disagree: $disp dispatched, $ndone done"
 fi
 
 # ---- the scheduler -------------------------------------------------------
