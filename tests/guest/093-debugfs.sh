@@ -9,12 +9,13 @@
 # path (hctx<N>/ per hardware queue on mq, legacy/ with use_blk_mq=N);
 # every file reads without error, idle and under fio; request lines have
 # the documented format; hctx<N>/busy (legacy/busy) shows requests while
-# fio runs; on mq, the per-CPU counters sum up (as many commands dispatched
-# as done over fio's two jobs); sched/ appears when mq-deadline is selected and goes
-# when none is; and when the hosts are removed (add_host=-N) the disk's
-# directory goes, and a file held open across the removal reads as an
-# error instead of reaching freed memory.  A host is added back at the
-# end.  Leaves a different disk behind: run it last on its line.
+# fio runs; on mq, the per-CPU counters sum up (as many commands
+# dispatched as done over fio's two jobs); sched/ appears when mq-deadline
+# is selected and goes when none is; and when the hosts are removed
+# (add_host=-N) the disk's directory goes, and a file held open across the
+# removal reads as an error instead of reaching freed memory.  A host is
+# added back at the end.  Leaves a different disk behind: run it last on
+# its line.
 
 . "$SMQ_GUEST_DIR/lib/common.sh"
 need_cmd fio
