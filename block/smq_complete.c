@@ -137,6 +137,24 @@ bool smq_rq_claim(struct smq_request *rq)
 }
 EXPORT_SYMBOL_GPL(smq_rq_claim);
 
+/*
+ * Disk statistics, as sd's on blk-mq: a request counts on its partition
+ * (rq->part), whose counts the kernel adds to the whole disk's too
+ * (part_stat_add()); the in-flight gauge stays per block device.
+ */
+static void smq_acct_start(struct smq_request *rq)
+{
+	rq->acct_start = smq_compat_io_acct_start(rq->part, smq_rq_op(rq),
+						  smq_rq_sectors(rq),
+						  rq->acct_start);
+}
+
+static void smq_acct_end(struct smq_request *rq)
+{
+	smq_compat_io_acct_end(rq->part, smq_rq_op(rq), smq_rq_sectors(rq),
+			       rq->acct_start);
+}
+
 /**
  * smq_start_request - the driver takes a request
  * @rq: request in ->queue_rq
@@ -152,10 +170,7 @@ void smq_start_request(struct smq_request *rq)
 	if (!(rq->rq_flags & SMQ_RQF_STARTED)) {
 		rq->rq_flags |= SMQ_RQF_STARTED;
 		if (rq->rq_flags & SMQ_RQF_ACCT)
-			rq->acct_start = smq_compat_io_acct_start(q->disk->part0,
-								  smq_rq_op(rq),
-								  smq_rq_sectors(rq),
-								  rq->acct_start);
+			smq_acct_start(rq);
 	}
 	rq->deadline = jiffies + rq->timeout;
 	/* A new incarnation: visible before IN_FLIGHT (smq_rq_claim_gen()). */
@@ -246,8 +261,7 @@ static void smq_end_data(struct smq_request *rq, blk_status_t status)
 {
 	if ((rq->rq_flags & (SMQ_RQF_ACCT | SMQ_RQF_STARTED)) ==
 	    (SMQ_RQF_ACCT | SMQ_RQF_STARTED))
-		smq_compat_io_acct_end(rq->q->disk->part0, smq_rq_op(rq),
-				       smq_rq_sectors(rq), rq->acct_start);
+		smq_acct_end(rq);
 	rq->status = status;
 	if (!(rq->rq_flags & SMQ_RQF_PASSTHROUGH))
 		smq_end_bios(rq, status);

@@ -285,6 +285,9 @@ void smq_rq_init_bio(struct smq_request *rq, struct bio *bio,
 	rq->sector = bio->bi_iter.bi_sector;
 	rq->data_len = bio->bi_iter.bi_size;
 	rq->nr_phys_segments = nr_segs;
-	if (rq->q->disk)
+	if (rq->q->disk) {
+		/* The partition (bios of a partition never merge with others'). */
+		rq->part = bio->bi_bdev;
 		rq->rq_flags |= SMQ_RQF_ACCT;
+	}
 }

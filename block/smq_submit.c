@@ -29,6 +29,9 @@ static bool smq_rq_mergeable(struct smq_request *rq, struct bio *bio)
 		return false;
 	if ((rq->cmd_flags | bio->bi_opf) & nomerge)
 		return false;
+	/* Each partition counts its own I/O (rq->part). */
+	if (rq->bio->bi_bdev != bio->bi_bdev)
+		return false;
 	/* A polled request is on a poll queue, others never are. */
 	if ((rq->cmd_flags ^ bio->bi_opf) & REQ_POLLED)
 		return false;

@@ -74,6 +74,8 @@ enum smq_eh_timer_return {
  * @queuelist: for software queue, dispatch and scheduler lists, and a
  *	completion batch (struct smq_comp_batch) once claimed
  * @submit_cpu: CPU that submitted it (for rq_affinity)
+ * @part: the block device whose statistics count the request (with
+ *	SMQ_RQF_ACCT): its bios' partition, or the whole disk
  * @acct_start: jiffies stamp of disk statistics (allocation time, then the
  *	value smq_compat_io_acct_start() returned)
  * @deadline: jiffies when it times out (the timeout's only: a scheduler's
@@ -114,6 +116,7 @@ struct smq_request {
 	struct bio *biotail;
 	struct list_head queuelist;
 	int submit_cpu;
+	struct block_device *part;
 	unsigned long acct_start;
 	unsigned long deadline;
 	unsigned int timeout;

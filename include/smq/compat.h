@@ -219,7 +219,7 @@ static inline int smq_compat_set_write_cache(struct gendisk *disk,
 
 /**
  * smq_compat_io_acct_start - start block I/O statistics for a request
- * @bdev: the disk's whole-device block_device
+ * @bdev: the block device that counts it (a partition or the whole disk)
  * @op: operation
  * @sectors: size in sectors
  * @start: jiffies when the request was created
@@ -243,7 +243,7 @@ static inline unsigned long smq_compat_io_acct_start(struct block_device *bdev,
 
 /**
  * smq_compat_io_acct_end - end block I/O statistics for a request
- * @bdev: the disk's whole-device block_device
+ * @bdev: the block device smq_compat_io_acct_start() was given
  * @op: operation
  * @sectors: size in sectors
  * @start: value returned by smq_compat_io_acct_start()
