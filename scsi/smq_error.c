@@ -186,6 +186,8 @@ static int smq_eh_tur(struct smq_scsi_cmnd *cmd)
 		}
 		if (!cmd->result)
 			return SMQ_EH_SUCCESS;
+		if (smq_host_byte(cmd->result) == SMQ_DID_TRANSPORT_FAILFAST)
+			set_bit(SMQ_SCMD_STATE_TRANSPORT_DOWN, &cmd->state);
 		disp = smq_scsi_decide(0, smq_host_byte(cmd->result),
 				       smq_status_byte(cmd->result),
 				       cmd->sense_buffer,
@@ -476,6 +478,7 @@ void smq_eh_work(struct work_struct *work)
 	int rtn = SMQ_EH_SUCCESS;
 
 	smq_eh_block(NULL, 1, sdev);
+	clear_bit(SMQ_SCMD_STATE_TRANSPORT_DOWN, &cmd->state);
 	/* Else a reset since its timeout killed it and recovered the LUN. */
 	if (cmd->eh_seq == READ_ONCE(sdev->eh_reset_seq)) {
 		smq_eh_save(cmd, &saved);
@@ -486,6 +489,17 @@ void smq_eh_work(struct work_struct *work)
 
 	if (rtn == SMQ_EH_SUCCESS) {
 		smq_scsi_set_result(cmd, host_byte, SMQ_SAM_GOOD);
+	} else if (test_bit(SMQ_SCMD_STATE_TRANSPORT_DOWN, &cmd->state)) {
+		/*
+		 * The driver fails commands fast: its transport is gone for
+		 * longer than it waits.  Not the LUN's fault: it stays
+		 * running and works again with the transport (Linux keeps
+		 * such a LUN transport-offline, not offline).
+		 */
+		smq_dev_err(&sdev->sdev_gendev,
+			    "error recovery failed: transport down, LUN kept\n");
+		smq_scsi_set_result(cmd, SMQ_DID_TRANSPORT_FAILFAST,
+				    SMQ_SAM_GOOD);
 	} else {
 		smq_dev_err(&sdev->sdev_gendev,
 			    "error recovery failed: taking the LUN offline\n");

@@ -19,9 +19,10 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/module.h>
-#include <linux/slab.h>
 #include <linux/jiffies.h>
+#include <linux/module.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
 #include "smq_scsi_priv.h"
 #include <smq/sense.h>
 
@@ -205,6 +206,46 @@ void smq_scsi_run_host_queues(struct smq_scsi_host *shost)
 	spin_unlock_irqrestore(&shost->host_lock, flags);
 }
 
+/**
+ * smq_scsi_block_host - hold a host's commands back: its transport is down
+ * @shost: the host
+ *
+ * Any context; nests (each call is ended by one smq_scsi_unblock_host()).
+ * From now on no command is dispatched to ->queuecommand: they wait in
+ * their queues, with no timer running and no retry used up, and no queue
+ * polls the driver until the block ends.  A dispatch that passed the check
+ * just before still reaches the driver, which answers it busy or fails it.
+ * The LUNs read "blocked".  Linux: iscsi_block_session() blocking the
+ * session's target (scsi_target_block()).
+ */
+void smq_scsi_block_host(struct smq_scsi_host *shost)
+{
+	atomic_inc(&shost->transport_blocked);
+}
+EXPORT_SYMBOL_GPL(smq_scsi_block_host);
+
+/**
+ * smq_scsi_unblock_host - end one smq_scsi_block_host()
+ * @shost: the host
+ *
+ * Process context.  When the last block ends, every LUN queue of the host
+ * runs again, also the requests a dispatch put back while it saw the
+ * block: ->queue_rq and the putting back run in one RCU read-side section
+ * on the mq path (the legacy loop reruns itself under its queue lock), so
+ * a grace period after the count drops they are on the queues.
+ */
+void smq_scsi_unblock_host(struct smq_scsi_host *shost)
+{
+	might_sleep();
+	if (WARN_ON_ONCE(atomic_read(&shost->transport_blocked) <= 0))
+		return;
+	if (!atomic_dec_and_test(&shost->transport_blocked))
+		return;
+	synchronize_rcu();
+	smq_scsi_run_host_queues(shost);
+}
+EXPORT_SYMBOL_GPL(smq_scsi_unblock_host);
+
 /* ---- command setup ----------------------------------------------------- */
 
 /**
@@ -338,6 +379,12 @@ static blk_status_t smq_scsi_queue_rq(struct smq_request *rq, bool last)
 	ret = smq_state_check(sdev);
 	if (unlikely(ret != BLK_STS_OK))
 		goto out_fail;
+	/*
+	 * The transport is down: wait, with no delayed rerun;
+	 * smq_scsi_unblock_host() runs the queue again.
+	 */
+	if (unlikely(atomic_read(&shost->transport_blocked)))
+		return BLK_STS_DEV_RESOURCE;
 	if (unlikely(READ_ONCE(shost->shost_state) == SMQ_HOST_RECOVERY)) {
 		smq_scsi_mark_starved(sdev);
 		return BLK_STS_RESOURCE;

@@ -63,8 +63,13 @@ static ssize_t state_show(struct device *dev, struct device_attribute *attr,
 	struct smq_scsi_device *sdev = smq_dev_to_sdev(dev);
 	enum smq_sdev_state state = READ_ONCE(sdev->sdev_state);
 
-	/* A running LUN under recovery (its own or its target's) waits. */
-	if (state == SMQ_SDEV_RUNNING && atomic_read(&sdev->eh_blocked))
+	/*
+	 * A running LUN under recovery (its own or its target's) or whose
+	 * host's transport is down waits.
+	 */
+	if (state == SMQ_SDEV_RUNNING &&
+	    (atomic_read(&sdev->eh_blocked) ||
+	     atomic_read(&sdev->host->transport_blocked)))
 		state = SMQ_SDEV_BLOCK;
 	return sysfs_emit(buf, "%s\n", smq_sdev_state_name(state));
 }

@@ -109,6 +109,7 @@ enum smq_host_byte {
 	SMQ_DID_RESET = 0x08,
 	SMQ_DID_REQUEUE = 0x0d,
 	SMQ_DID_TRANSPORT_DISRUPTED = 0x0e,
+	SMQ_DID_TRANSPORT_FAILFAST = 0x0f,
 };
 
 /* Error handler return values */
@@ -172,6 +173,9 @@ struct smq_scsi_cmnd {
 /* smq_scsi_cmnd.state bits */
 #define SMQ_SCMD_STATE_INFLIGHT	0	/* handed to ->queuecommand */
 #define SMQ_SCMD_STATE_EH	1	/* the error handler's TEST UNIT READY */
+#define SMQ_SCMD_STATE_TRANSPORT_DOWN 2	/* its TEST UNIT READY failed fast:
+					 * the host's transport is gone
+					 */
 
 /**
  * struct smq_host_template - what a low-level driver provides
@@ -314,6 +318,9 @@ enum smq_host_state {
  *	(the start of @eh_deadline)
  * @eh_cmd_done: completed by smq_scsi_done() of the error handler's own
  *	TEST UNIT READY (one at a time: @eh_wq is ordered)
+ * @transport_blocked: smq_scsi_block_host() calls not yet ended by
+ *	smq_scsi_unblock_host(): while non-zero no command is dispatched to
+ *	the driver (its transport is down) and the LUNs read "blocked"
  * @hostdata: driver private data (smq_shost_priv())
  */
 struct smq_scsi_host {
@@ -351,6 +358,7 @@ struct smq_scsi_host {
 	int eh_deadline;
 	unsigned long eh_start;
 	struct completion eh_cmd_done;
+	atomic_t transport_blocked;
 	unsigned long hostdata[] __aligned(sizeof(unsigned long));
 };
 
@@ -591,5 +599,7 @@ void smq_scsi_done_batch(struct smq_scsi_cmnd *cmd, struct smq_comp_batch *b);
 void smq_scsi_done_gen(struct smq_scsi_cmnd *cmd, u32 gen);
 int smq_scsi_change_queue_depth(struct smq_scsi_device *sdev, int depth);
 unsigned int smq_scsi_host_busy(struct smq_scsi_host *shost);
+void smq_scsi_block_host(struct smq_scsi_host *shost);
+void smq_scsi_unblock_host(struct smq_scsi_host *shost);
 
 #endif /* _SMQ_SCSI_H */
