@@ -54,6 +54,9 @@
 #define SMQ_ISER_DEF_QD		128
 #define SMQ_ISER_DEF_CMD_PER_LUN 32
 #define SMQ_ISER_DEF_REPLACEMENT 120		/* seconds */
+#define SMQ_ISER_DEF_NOOP_INTERVAL 5		/* seconds, as open-iscsi */
+#define SMQ_ISER_DEF_NOOP_TIMEOUT 5		/* seconds, as open-iscsi */
+#define SMQ_ISER_MAX_NOOP	3600		/* seconds */
 
 /* ITTs of control PDUs have bit 31 set; task ITTs: gen << 16 | tag */
 #define SMQ_ISER_ITT_CTRL	0x80000000U
@@ -69,6 +72,10 @@
  * @cmd_per_lun: default LUN queue depth
  * @replacement_timeout: seconds a lost session may take to come back
  *	before its commands fail (-1: never fail)
+ * @noop_out_interval: seconds without a PDU from the target after which a
+ *	session pings it with a NOP-Out (0: no keepalive)
+ * @noop_out_timeout: seconds a ping may go unanswered (with nothing else
+ *	received) before the connection counts as lost
  */
 struct smq_iser_opts {
 	struct sockaddr_storage dst;
@@ -79,6 +86,8 @@ struct smq_iser_opts {
 	unsigned int queue_depth;
 	unsigned int cmd_per_lun;
 	int replacement_timeout;
+	unsigned int noop_out_interval;
+	unsigned int noop_out_timeout;
 };
 
 enum smq_iser_conn_state {
@@ -105,6 +114,8 @@ enum smq_iser_conn_state {
  * @itt: ITT of the command in flight
  * @cmdsn: its CmdSN (ABORT TASK's RefCmdSN)
  * @gen: bumped per use, part of @itt (a stale response does not match)
+ * @cmd_gen: smq_scsi_cmd_gen() of @cmd when it was sent: its completion
+ *	is ignored if the midlayer has reissued the command since
  * @rsp: the response arrived, or the driver stopped waiting for it
  *	(conn->lock)
  * @forgotten: the error handler took the command back: release it
@@ -125,6 +136,7 @@ struct smq_iser_task {
 	u32 itt;
 	u32 cmdsn;
 	u16 gen;
+	u32 cmd_gen;
 	bool rsp;
 	bool forgotten;
 	bool remote_inv;
@@ -172,8 +184,9 @@ struct smq_iser_ctrl {
  * @pd: protection domain
  * @cq: completion queue (softirq polled)
  * @qp: RC queue pair
- * @lock: protects @state, @cmdsn, @expstatsn, @win, every task's @cmd,
- *	@rsp, @forgotten, and the order of posts on @qp
+ * @lock: protects @state, @cmdsn, @expstatsn, @win, @blocked, @failfast
+ *	(written), @ping_itt, @ping_sent, every task's @cmd, @rsp,
+ *	@forgotten, and the order of posts on @qp
  * @state: SMQ_ISER_*
  * @cmdsn: next CmdSN
  * @expstatsn: next StatSN expected
@@ -198,9 +211,19 @@ struct smq_iser_ctrl {
  * @cm_event: the last such event
  * @cm_error: its status
  * @recover_work: tears a lost connection down and logs in again
- * @wait: woken when a forgotten task is released
+ * @tmo_work: the replacement timeout of an outage: fails commands fast
+ * @nop_work: keepalive: pings an idle target, notices an unanswered ping
+ * @wait: woken when a forgotten task is released and when the session
+ *	comes back or gives up waiting (@failfast)
  * @fail_time: jiffies when the connection was lost
+ * @blocked: this session holds the host blocked (smq_scsi_block_host())
+ *	while it is being recovered
  * @failfast: the replacement timeout expired: commands fail at once
+ * @last_rx: jiffies of the last PDU received
+ * @ping_itt: ITT of our NOP-Out waiting for its NOP-In, 0: none
+ * @ping_sent: jiffies when it was sent
+ * @pings: NOP-Outs sent as keepalive
+ * @ping_timeouts: connections declared lost for an unanswered ping
  * @reconnects: successful logins after the first
  * @attempts: failed logins since the connection was lost
  * @ctrl_seq: ITT sequence of control PDUs
@@ -243,9 +266,17 @@ struct smq_iser_conn {
 	int cm_event;
 	int cm_error;
 	struct delayed_work recover_work;
+	struct delayed_work tmo_work;
+	struct delayed_work nop_work;
 	wait_queue_head_t wait;
 	unsigned long fail_time;
+	bool blocked;
 	bool failfast;
+	unsigned long last_rx;
+	u32 ping_itt;
+	unsigned long ping_sent;
+	unsigned long pings;
+	unsigned int ping_timeouts;
 	unsigned int reconnects;
 	unsigned int attempts;
 	u32 ctrl_seq;
@@ -306,6 +337,10 @@ int smq_iser_conn_start(struct smq_iser_conn *conn);
 void smq_iser_conn_stop(struct smq_iser_conn *conn, u8 host_byte,
 			bool forget);
 void smq_iser_conn_failure(struct smq_iser_conn *conn, const char *why);
+void smq_iser_conn_up(struct smq_iser_conn *conn);
+void smq_iser_conn_lost(struct smq_iser_conn *conn);
+void smq_iser_conn_unblock(struct smq_iser_conn *conn);
+void smq_iser_conn_rearm(struct smq_iser_conn *conn);
 const char *smq_iser_state_name(enum smq_iser_conn_state s);
 
 /* smq_iser_session.c */
@@ -315,6 +350,8 @@ int smq_iser_tmf(struct smq_iser_conn *conn, u8 function, u64 lun,
 		 struct smq_iser_task *task);
 void smq_iser_nop_reply(struct smq_iser_conn *conn,
 			const struct smq_iscsi_pdu *p);
+void smq_iser_nop_in(struct smq_iser_conn *conn, const struct smq_iscsi_pdu *p);
+void smq_iser_nop_work(struct work_struct *work);
 void smq_iser_mgmt_answer(struct smq_iser_conn *conn,
 			  const struct smq_iscsi_pdu *p, const u8 *buf,
 			  unsigned int len);

@@ -34,12 +34,142 @@ const char *smq_iser_state_name(enum smq_iser_conn_state s)
 	return "?";
 }
 
+/* Arm the replacement timeout of the outage that began at fail_time. */
+static void smq_iser_arm_tmo(struct smq_iser_conn *conn)
+{
+	int tmo = READ_ONCE(conn->ihost->opts.replacement_timeout);
+	unsigned long end;
+
+	lockdep_assert_held(&conn->lock);
+	if (!conn->fail_time || conn->failfast || tmo < 0) {
+		cancel_delayed_work(&conn->tmo_work);
+		return;
+	}
+	end = conn->fail_time + (unsigned long)tmo * HZ;
+	mod_delayed_work(smq_iser_wq, &conn->tmo_work,
+			 time_after(end, jiffies) ? end - jiffies : 0);
+}
+
+/* An outage begins (conn->lock held): block the host, arm the timeout. */
+static void smq_iser_outage_start(struct smq_iser_conn *conn)
+{
+	struct smq_iser_host *ih = conn->ihost;
+
+	lockdep_assert_held(&conn->lock);
+	conn->ping_itt = 0;
+	if (conn->fail_time)
+		return;		/* one outage, one start */
+	conn->fail_time = jiffies;
+	if (!conn->blocked && !conn->failfast && !READ_ONCE(ih->removing)) {
+		conn->blocked = true;
+		smq_scsi_block_host(ih->shost);
+	}
+	smq_iser_arm_tmo(conn);
+}
+
+/**
+ * smq_iser_conn_lost - a session that is down begins an outage
+ * @conn: the connection (a login of the error handler failed)
+ *
+ * As a lost connection: the host is blocked until the session is back or
+ * its replacement timeout expires.  Nothing happens when the outage has
+ * begun already.
+ */
+void smq_iser_conn_lost(struct smq_iser_conn *conn)
+{
+	spin_lock_bh(&conn->lock);
+	smq_iser_outage_start(conn);
+	spin_unlock_bh(&conn->lock);
+}
+
+/**
+ * smq_iser_conn_unblock - end the block this session holds on its host
+ * @conn: the connection
+ *
+ * Process context.  The host's queues run again once no session blocks it.
+ */
+void smq_iser_conn_unblock(struct smq_iser_conn *conn)
+{
+	bool was;
+
+	spin_lock_bh(&conn->lock);
+	was = conn->blocked;
+	conn->blocked = false;
+	spin_unlock_bh(&conn->lock);
+	if (was)
+		smq_scsi_unblock_host(conn->ihost->shost);
+}
+
+/**
+ * smq_iser_conn_up - a login succeeded: the outage, if any, is over
+ * @conn: the connection, logged in (mgmt_mutex held)
+ *
+ * Commands flow again (the host unblocked, fail-fast off), the keepalive
+ * starts, and the error handler waiting for the session is woken.
+ */
+void smq_iser_conn_up(struct smq_iser_conn *conn)
+{
+	lockdep_assert_held(&conn->mgmt_mutex);
+	spin_lock_bh(&conn->lock);
+	conn->fail_time = 0;
+	conn->attempts = 0;
+	WRITE_ONCE(conn->failfast, false);
+	WRITE_ONCE(conn->last_rx, jiffies);
+	conn->ping_itt = 0;
+	cancel_delayed_work(&conn->tmo_work);
+	spin_unlock_bh(&conn->lock);
+	mod_delayed_work(smq_iser_wq, &conn->nop_work, 0);
+	smq_iser_conn_unblock(conn);
+	wake_up_all(&conn->wait);
+}
+
+/**
+ * smq_iser_conn_rearm - apply changed timeouts to a running session
+ * @conn: the connection
+ *
+ * The replacement timeout of an outage in progress counts from its start
+ * with the new value (an expired one fails commands at once); the
+ * keepalive looks at its interval again.
+ */
+void smq_iser_conn_rearm(struct smq_iser_conn *conn)
+{
+	spin_lock_bh(&conn->lock);
+	if (conn->state != SMQ_ISER_UP)
+		smq_iser_arm_tmo(conn);
+	spin_unlock_bh(&conn->lock);
+	mod_delayed_work(smq_iser_wq, &conn->nop_work, 0);
+}
+
+/* The replacement timeout expired: fail the commands instead of waiting. */
+static void smq_iser_tmo_work(struct work_struct *work)
+{
+	struct smq_iser_conn *conn = container_of(to_delayed_work(work),
+						  struct smq_iser_conn,
+						  tmo_work);
+	bool expired = false;
+
+	spin_lock_bh(&conn->lock);
+	if (conn->state != SMQ_ISER_UP && conn->fail_time && !conn->failfast) {
+		WRITE_ONCE(conn->failfast, true);
+		expired = true;
+	}
+	spin_unlock_bh(&conn->lock);
+	if (!expired)
+		return;
+	pr_warn("host%u session %u: replacement_timeout %d s expired: failing I/O until the session is back\n",
+		conn->ihost->shost->host_no, conn->idx,
+		READ_ONCE(conn->ihost->opts.replacement_timeout));
+	smq_iser_conn_unblock(conn);
+	wake_up_all(&conn->wait);
+}
+
 /**
  * smq_iser_conn_failure - the connection is lost: stop issuing, recover
  * @conn: the connection
  * @why: what was seen, for the log
  *
- * Any context.  Commands wait from now on (->queuecommand answers busy);
+ * Any context.  The host is blocked from now on (commands wait in their
+ * queues, none reaches the driver), the replacement timeout starts, and
  * the recovery work tears the connection down, which requeues the
  * commands in flight, and logs in again.
  */
@@ -51,7 +181,7 @@ void smq_iser_conn_failure(struct smq_iser_conn *conn, const char *why)
 	if (conn->state == SMQ_ISER_UP || conn->state == SMQ_ISER_LOGIN) {
 		/* A failing login is retried by whoever started it. */
 		if (conn->state == SMQ_ISER_UP) {
-			conn->fail_time = jiffies;
+			smq_iser_outage_start(conn);
 			lost = true;
 		}
 		conn->state = SMQ_ISER_FAILED;
@@ -379,8 +509,7 @@ static void smq_iser_recover_work(struct work_struct *work)
 						  struct smq_iser_conn,
 						  recover_work);
 	struct smq_iser_host *ih = conn->ihost;
-	int tmo = READ_ONCE(ih->opts.replacement_timeout);
-	unsigned long delay, deadline;
+	unsigned long secs;
 	int ret;
 
 	mutex_lock(&conn->mgmt_mutex);
@@ -391,36 +520,24 @@ static void smq_iser_recover_work(struct work_struct *work)
 	}
 	if (READ_ONCE(conn->state) == SMQ_ISER_UP)
 		goto out;
-	if (!conn->fail_time)
-		conn->fail_time = jiffies;
+	smq_iser_conn_lost(conn);
 	smq_iser_conn_stop(conn, SMQ_DID_REQUEUE, false);
 	ret = smq_iser_conn_start(conn);
 	if (!ret) {
 		conn->reconnects++;
-		conn->fail_time = 0;
-		conn->attempts = 0;
-		WRITE_ONCE(conn->failfast, false);
-		pr_info("host%u session %u: logged in again (reconnect %u)\n",
-			ih->shost->host_no, conn->idx, conn->reconnects);
+		secs = (jiffies - conn->fail_time) / HZ;
+		smq_iser_conn_up(conn);
+		pr_info("host%u session %u: logged in again after %lu s (reconnect %u)\n",
+			ih->shost->host_no, conn->idx, secs, conn->reconnects);
 		goto out;
 	}
 	smq_iser_conn_stop(conn, SMQ_DID_REQUEUE, false);
-	delay = smq_iser_backoff(conn->attempts++);
-	if (tmo >= 0 && !conn->failfast) {
-		deadline = conn->fail_time + (unsigned long)tmo * HZ;
-		if (time_after_eq(jiffies, deadline)) {
-			WRITE_ONCE(conn->failfast, true);
-			pr_warn("host%u session %u: replacement_timeout %d s expired: failing I/O\n",
-				ih->shost->host_no, conn->idx, tmo);
-		} else {
-			delay = min(delay, deadline - jiffies);
-		}
-	}
-	if (conn->attempts == 1 || smq_iser_conn_log_ok(conn))
+	if (smq_iser_conn_log_ok(conn))
 		pr_info("host%u session %u: login failed (%d), retrying\n",
 			ih->shost->host_no, conn->idx, ret);
 	if (!READ_ONCE(ih->removing))
-		queue_delayed_work(smq_iser_wq, &conn->recover_work, delay);
+		queue_delayed_work(smq_iser_wq, &conn->recover_work,
+				   smq_iser_backoff(conn->attempts++));
 out:
 	mutex_unlock(&conn->mgmt_mutex);
 }
@@ -446,6 +563,8 @@ int smq_iser_conn_init(struct smq_iser_conn *conn, struct smq_iser_host *ih,
 	init_completion(&conn->cm_done);
 	init_waitqueue_head(&conn->wait);
 	INIT_DELAYED_WORK(&conn->recover_work, smq_iser_recover_work);
+	INIT_DELAYED_WORK(&conn->tmo_work, smq_iser_tmo_work);
+	INIT_DELAYED_WORK(&conn->nop_work, smq_iser_nop_work);
 	conn->state = SMQ_ISER_DOWN;
 	/* ISID type 2 (random): a per-host value, the queue in the last byte */
 	conn->isid[0] = 0x80;

@@ -7,6 +7,14 @@
  * A target or host reset reinstates every session (logout is skipped, a
  * new login with the same ISID ends the old session at the target), which
  * drains each connection so nothing of the old tasks can reach memory.
+ *
+ * A session being recovered (connection lost, logging in again) is waited
+ * for, as Linux's iSCSI error handler waits for its session: a command
+ * that timed out just before the loss is then forgotten (the teardown
+ * drained it), and the LUN is neither reset nor taken offline for a
+ * network outage.  Once the replacement timeout expired the session
+ * fails commands fast, and so does the error handler's TEST UNIT READY:
+ * the midlayer then fails the command and keeps the LUN.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -30,6 +38,27 @@ enum smq_eh_timer_return smq_iser_eh_timed_out(struct smq_scsi_cmnd *cmd)
 	    !READ_ONCE(conn->failfast) && !READ_ONCE(conn->ihost->removing))
 		return SMQ_EH_RESET_TIMER;
 	return SMQ_EH_DONE;
+}
+
+/* Up, or no longer waited for (replacement timeout expired, removal). */
+static bool smq_iser_eh_settled(struct smq_iser_conn *conn)
+{
+	return READ_ONCE(conn->state) == SMQ_ISER_UP ||
+	       READ_ONCE(conn->failfast) || READ_ONCE(conn->ihost->removing);
+}
+
+/*
+ * Wait until a session being recovered is back or has given up waiting;
+ * without mgmt_mutex, under which the recovery logs in.  TASK_IDLE: with
+ * replacement_timeout -1 an outage may last any time.
+ */
+static void smq_iser_eh_wait(struct smq_iser_conn *conn)
+{
+	if (smq_iser_eh_settled(conn))
+		return;
+	pr_info("host%u session %u: error handling waits for the session to come back\n",
+		conn->ihost->shost->host_no, conn->idx);
+	wait_event_idle(conn->wait, smq_iser_eh_settled(conn));
 }
 
 /* A session that is not up: end its commands now, let recovery log in. */
@@ -59,6 +88,7 @@ int smq_iser_eh_abort(struct smq_scsi_cmnd *cmd)
 
 	if (!conn)
 		return SMQ_EH_SUCCESS;
+	smq_iser_eh_wait(conn);
 	mutex_lock(&conn->mgmt_mutex);
 	smq_iser_eh_flush(conn);
 	spin_lock_bh(&conn->lock);
@@ -114,6 +144,7 @@ int smq_iser_eh_device_reset(struct smq_scsi_cmnd *cmd)
 		struct smq_iser_conn *conn = &ih->conns[i];
 		int r;
 
+		smq_iser_eh_wait(conn);
 		mutex_lock(&conn->mgmt_mutex);
 		smq_iser_eh_flush(conn);
 		if (READ_ONCE(conn->state) == SMQ_ISER_UP) {
@@ -151,14 +182,15 @@ int smq_iser_eh_host_reset(struct smq_scsi_cmnd *cmd)
 		smq_iser_conn_stop(conn, SMQ_DID_RESET, true);
 		if (READ_ONCE(ih->removing) || smq_iser_conn_start(conn)) {
 			smq_iser_conn_stop(conn, SMQ_DID_RESET, true);
-			if (!READ_ONCE(ih->removing))
+			if (!READ_ONCE(ih->removing)) {
+				/* An outage: the recovery logs in later. */
+				smq_iser_conn_lost(conn);
 				mod_delayed_work(smq_iser_wq,
 						 &conn->recover_work, 0);
+			}
 			ret = SMQ_EH_FAILED;
 		} else {
-			conn->fail_time = 0;
-			conn->attempts = 0;
-			WRITE_ONCE(conn->failfast, false);
+			smq_iser_conn_up(conn);
 		}
 		mutex_unlock(&conn->mgmt_mutex);
 	}

@@ -60,7 +60,7 @@ static void smq_iser_task_release(struct smq_iser_task *t)
 	if (forgotten)
 		wake_up_all(&conn->wait);
 	else
-		smq_scsi_done(cmd);
+		smq_scsi_done_gen(cmd, t->cmd_gen);
 }
 
 static void smq_iser_task_put(struct smq_iser_task *t)
@@ -194,17 +194,27 @@ static void smq_iser_build_cmd_pdu(struct smq_iser_conn *conn,
 	smq_iscsi_build_cmd(t->hdr + SMQ_ISER_HDR_LEN, &a);
 }
 
-/* Busy or failing: what a command meets on a connection that is not up. */
+/*
+ * What a command meets on a connection that is not up: a transport error
+ * once the replacement timeout expired, no connection while the host goes
+ * away, else busy (it passed the host's block just before the loss; the
+ * retry waits behind the block).
+ */
 static int smq_iser_not_up(struct smq_iser_conn *conn,
 			   struct smq_scsi_cmnd *cmd)
 {
-	if (READ_ONCE(conn->failfast) || READ_ONCE(conn->ihost->removing)) {
-		smq_scsi_set_result(cmd, SMQ_DID_NO_CONNECT, 0);
-		cmd->resid = cmd->transfer_len;
-		smq_scsi_done(cmd);
-		return 0;
-	}
-	return SMQ_MLQUEUE_HOST_BUSY;
+	u8 host_byte;
+
+	if (READ_ONCE(conn->ihost->removing))
+		host_byte = SMQ_DID_NO_CONNECT;
+	else if (READ_ONCE(conn->failfast))
+		host_byte = SMQ_DID_TRANSPORT_FAILFAST;
+	else
+		return SMQ_MLQUEUE_HOST_BUSY;
+	smq_scsi_set_result(cmd, host_byte, 0);
+	cmd->resid = cmd->transfer_len;
+	smq_scsi_done(cmd);
+	return 0;
 }
 
 /**
@@ -268,6 +278,7 @@ int smq_iser_queuecommand(struct smq_scsi_host *shost,
 	t->forgotten = false;
 	t->remote_inv = false;
 	t->itt = smq_iser_task_itt(t);
+	t->cmd_gen = smq_scsi_cmd_gen(cmd);
 	t->cmdsn = conn->cmdsn;
 	atomic_set(&t->ref, 2);
 	smq_iser_build_cmd_pdu(conn, t, cmd);
@@ -349,7 +360,9 @@ static void smq_iser_scsi_rsp(struct smq_iser_conn *conn,
 		return;
 	}
 	t->rsp = true;
-	smq_iser_set_result(t->cmd, p);
+	/* Not into a reissue the error handler made meanwhile. */
+	if (smq_scsi_cmd_gen(t->cmd) == t->cmd_gen)
+		smq_iser_set_result(t->cmd, p);
 	if (t->mr && !t->remote_inv)
 		smq_iser_post_inv(conn, t);
 	spin_unlock_bh(&conn->lock);
@@ -424,6 +437,8 @@ static bool smq_iser_rx_pdu(struct smq_iser_conn *conn, struct smq_iser_rx *rx,
 		smq_iser_scsi_rsp(conn, &p, wc);
 		break;
 	case SMQ_ISCSI_OP_NOOP_IN:
+		if (p.itt != SMQ_ISCSI_RSVD_TAG)
+			smq_iser_nop_in(conn, &p);
 		if (p.ttt != SMQ_ISCSI_RSVD_TAG)
 			smq_iser_nop_reply(conn, &p);
 		break;
@@ -455,6 +470,7 @@ void smq_iser_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 		return;
 	}
 	ib_dma_sync_single_for_cpu(dev, rx->dma, rx->len, DMA_FROM_DEVICE);
+	WRITE_ONCE(conn->last_rx, jiffies);	/* the keepalive's clock */
 	if (!smq_iser_rx_pdu(conn, rx, wc)) {
 		smq_iser_conn_failure(conn, "protocol error");
 		return;
@@ -511,7 +527,8 @@ void smq_iser_reap_tasks(struct smq_iser_conn *conn, u8 host_byte,
 		t->rsp = true;
 		if (forget)
 			t->forgotten = true;
-		if (drop && !t->forgotten) {
+		if (drop && !t->forgotten &&
+		    smq_scsi_cmd_gen(t->cmd) == t->cmd_gen) {
 			smq_scsi_set_result(t->cmd, host_byte, 0);
 			t->cmd->resid = t->cmd->transfer_len;
 		}

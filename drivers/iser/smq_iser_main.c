@@ -109,12 +109,14 @@ static int smq_iser_parse_name(const char *key, const char *val, char *out)
 enum {
 	SMQ_ISER_OPT_DST, SMQ_ISER_OPT_SRC, SMQ_ISER_OPT_TARGET,
 	SMQ_ISER_OPT_INITIATOR, SMQ_ISER_OPT_QUEUES, SMQ_ISER_OPT_QD,
-	SMQ_ISER_OPT_CMD_PER_LUN, SMQ_ISER_OPT_REPLACEMENT, SMQ_ISER_NR_OPTS
+	SMQ_ISER_OPT_CMD_PER_LUN, SMQ_ISER_OPT_REPLACEMENT,
+	SMQ_ISER_OPT_NOOP_INTERVAL, SMQ_ISER_OPT_NOOP_TIMEOUT, SMQ_ISER_NR_OPTS
 };
 
 static const char *const smq_iser_opt_names[SMQ_ISER_NR_OPTS] = {
 	"dst", "src", "target", "initiator", "queues", "queue_depth",
-	"cmd_per_lun", "replacement_timeout",
+	"cmd_per_lun", "replacement_timeout", "noop_out_interval",
+	"noop_out_timeout",
 };
 
 static int smq_iser_parse_one(struct smq_iser_opts *o, int opt,
@@ -149,6 +151,12 @@ static int smq_iser_parse_one(struct smq_iser_opts *o, int opt,
 		ret = smq_iser_parse_uint(key, val, 0, 3600, &u);
 		o->replacement_timeout = u;
 		return ret;
+	case SMQ_ISER_OPT_NOOP_INTERVAL:
+		return smq_iser_parse_uint(key, val, 0, SMQ_ISER_MAX_NOOP,
+					   &o->noop_out_interval);
+	case SMQ_ISER_OPT_NOOP_TIMEOUT:
+		return smq_iser_parse_uint(key, val, 1, SMQ_ISER_MAX_NOOP,
+					   &o->noop_out_timeout);
 	}
 	return -EINVAL;
 }
@@ -159,7 +167,8 @@ static int smq_iser_parse_one(struct smq_iser_opts *o, int opt,
  * @o: filled with defaults and what @buf sets
  *
  * Keys: dst (required), target (required), src, initiator, queues,
- * queue_depth, cmd_per_lun, replacement_timeout.  Unknown, repeated or
+ * queue_depth, cmd_per_lun, replacement_timeout, noop_out_interval,
+ * noop_out_timeout.  Unknown, repeated or
  * malformed keys are refused with one line naming them.
  *
  * Return: 0 or -EINVAL.
@@ -175,6 +184,8 @@ int smq_iser_parse_opts(const char *buf, struct smq_iser_opts *o)
 	o->queue_depth = SMQ_ISER_DEF_QD;
 	o->cmd_per_lun = SMQ_ISER_DEF_CMD_PER_LUN;
 	o->replacement_timeout = SMQ_ISER_DEF_REPLACEMENT;
+	o->noop_out_interval = SMQ_ISER_DEF_NOOP_INTERVAL;
+	o->noop_out_timeout = SMQ_ISER_DEF_NOOP_TIMEOUT;
 	smq_iser_default_initiator(o->initiator);
 	copy = kstrdup(buf, GFP_KERNEL);
 	if (!copy)
@@ -225,6 +236,14 @@ static void smq_iser_host_free(struct smq_iser_host *ih, bool added)
 
 	lockdep_assert_held(&smq_iser_hosts_lock);
 	WRITE_ONCE(ih->removing, true);
+	/*
+	 * Commands held for a session being recovered fail from now on, and
+	 * an error handler waiting for one stops waiting: the drain ends.
+	 */
+	for (i = 0; ih->conns && i < ih->opts.queues; i++) {
+		smq_iser_conn_unblock(&ih->conns[i]);
+		wake_up_all(&ih->conns[i].wait);
+	}
 	if (added)
 		smq_scsi_remove_host(ih->shost);	/* drains every command */
 	for (i = 0; ih->conns && i < ih->opts.queues; i++) {
@@ -234,8 +253,11 @@ static void smq_iser_host_free(struct smq_iser_host *ih, bool added)
 		smq_iser_logout(conn);
 		smq_iser_conn_stop(conn, SMQ_DID_NO_CONNECT, false);
 		mutex_unlock(&conn->mgmt_mutex);
-		/* Nothing can queue it any more: no CM id, no QP, no CQ. */
+		/* Nothing can queue them any more: no CM id, no QP, no CQ. */
 		cancel_delayed_work_sync(&conn->recover_work);
+		cancel_delayed_work_sync(&conn->nop_work);
+		cancel_delayed_work_sync(&conn->tmo_work);
+		smq_iser_conn_unblock(conn);
 		smq_iser_conn_exit(conn);
 	}
 	kfree(ih->conns);
@@ -307,6 +329,8 @@ static int smq_iser_host_add(const struct smq_iser_opts *o)
 
 		mutex_lock(&conn->mgmt_mutex);
 		ret = smq_iser_conn_start(conn);
+		if (!ret)
+			smq_iser_conn_up(conn);
 		mutex_unlock(&conn->mgmt_mutex);
 		if (ret) {
 			pr_err("add_target: target=%s session %u: login failed (%d)\n",
@@ -385,6 +409,15 @@ ATTRIBUTE_GROUPS(smq_iser_ctl);
 
 /* ---- host attributes (/sys/class/smq_host/hostN/iser_*) ----------------- */
 
+/* Changed timeouts reach every session of @ih. */
+static void smq_iser_host_rearm(struct smq_iser_host *ih)
+{
+	unsigned int i;
+
+	for (i = 0; i < ih->opts.queues; i++)
+		smq_iser_conn_rearm(&ih->conns[i]);
+}
+
 static struct smq_iser_host *smq_iser_dev_host(struct device *dev)
 {
 	return smq_iser_host(container_of(dev, struct smq_scsi_host, shost_dev));
@@ -416,11 +449,13 @@ static ssize_t iser_sessions_show(struct device *dev,
 
 		spin_lock_bh(&c->lock);
 		len += sysfs_emit_at(buf, len,
-				     "%u %s isid %6phN tsih %u cmdsn %u expcmdsn %u maxcmdsn %u busy %lu/%lu/%lu reconnects %u\n",
+				     "%u %s isid %6phN tsih %u cmdsn %u expcmdsn %u maxcmdsn %u busy %lu/%lu/%lu reconnects %u pings %lu ping_timeouts %u%s\n",
 				     i, smq_iser_state_name(c->state), c->isid,
 				     c->tsih, c->cmdsn, c->win.expcmdsn,
 				     c->win.maxcmdsn, c->busy_window, c->busy_reg,
-				     c->busy_post, c->reconnects);
+				     c->busy_post, c->reconnects, c->pings,
+				     c->ping_timeouts,
+				     c->failfast ? " failfast" : "");
 		spin_unlock_bh(&c->lock);
 	}
 	return len;
@@ -457,9 +492,56 @@ static ssize_t iser_replacement_timeout_store(struct device *dev,
 	if (ret)
 		return ret;
 	WRITE_ONCE(smq_iser_dev_host(dev)->opts.replacement_timeout, v);
+	smq_iser_host_rearm(smq_iser_dev_host(dev));
 	return count;
 }
 static DEVICE_ATTR_RW(iser_replacement_timeout);
+
+static ssize_t iser_noop_out_interval_show(struct device *dev,
+					   struct device_attribute *attr,
+					   char *buf)
+{
+	return sysfs_emit(buf, "%u\n",
+			  READ_ONCE(smq_iser_dev_host(dev)->opts.noop_out_interval));
+}
+
+static ssize_t iser_noop_out_interval_store(struct device *dev,
+					    struct device_attribute *attr,
+					    const char *buf, size_t count)
+{
+	int v, ret;
+
+	ret = smq_iser_attr_int(attr->attr.name, buf, 0, SMQ_ISER_MAX_NOOP, &v);
+	if (ret)
+		return ret;
+	WRITE_ONCE(smq_iser_dev_host(dev)->opts.noop_out_interval, v);
+	smq_iser_host_rearm(smq_iser_dev_host(dev));
+	return count;
+}
+static DEVICE_ATTR_RW(iser_noop_out_interval);
+
+static ssize_t iser_noop_out_timeout_show(struct device *dev,
+					  struct device_attribute *attr,
+					  char *buf)
+{
+	return sysfs_emit(buf, "%u\n",
+			  READ_ONCE(smq_iser_dev_host(dev)->opts.noop_out_timeout));
+}
+
+static ssize_t iser_noop_out_timeout_store(struct device *dev,
+					   struct device_attribute *attr,
+					   const char *buf, size_t count)
+{
+	int v, ret;
+
+	ret = smq_iser_attr_int(attr->attr.name, buf, 1, SMQ_ISER_MAX_NOOP, &v);
+	if (ret)
+		return ret;
+	WRITE_ONCE(smq_iser_dev_host(dev)->opts.noop_out_timeout, v);
+	smq_iser_host_rearm(smq_iser_dev_host(dev));
+	return count;
+}
+static DEVICE_ATTR_RW(iser_noop_out_timeout);
 
 static ssize_t iser_drop_responses_show(struct device *dev,
 					struct device_attribute *attr,
@@ -488,6 +570,8 @@ static struct attribute *smq_iser_shost_attrs[] = {
 	&dev_attr_iser_portal.attr,
 	&dev_attr_iser_sessions.attr,
 	&dev_attr_iser_replacement_timeout.attr,
+	&dev_attr_iser_noop_out_interval.attr,
+	&dev_attr_iser_noop_out_timeout.attr,
 	&dev_attr_iser_drop_responses.attr,
 	NULL,
 };

@@ -2,9 +2,9 @@
 /*
  * smq_iser: the iSCSI session over a connection: login (security stage
  * without authentication, then operational negotiation), logout, task
- * management, and answers to the target's NOP-In pings.  One control
- * request at a time per connection (mgmt_mutex), on control buffer 0;
- * NOP-Out answers use the other buffers from the completion context.
+ * management, answers to the target's NOP-In pings and our keepalive
+ * pings.  One control request at a time per connection (mgmt_mutex), on
+ * control buffer 0; NOP-Outs use the other buffers.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -423,39 +423,154 @@ int smq_iser_tmf(struct smq_iser_conn *conn, u8 function, u64 lun,
 				      SMQ_ISER_MGMT_TIMEOUT, 0);
 }
 
+/* A free NOP-Out buffer (1..SMQ_ISER_NR_CTRL-1), or NULL. */
+static struct smq_iser_ctrl *smq_iser_get_nop_ctrl(struct smq_iser_conn *conn)
+{
+	unsigned int i;
+
+	for (i = 1; i < SMQ_ISER_NR_CTRL; i++)
+		if (!test_and_set_bit(i, &conn->ctrl_busy))
+			return &conn->ctrl[i];
+	return NULL;
+}
+
 /**
  * smq_iser_nop_reply - answer a NOP-In that asks for one (softirq)
  * @conn: the connection
- * @p: the NOP-In (its Target Transfer Tag is echoed)
+ * @p: the NOP-In (its Target Transfer Tag, LUN and ping data are echoed)
  */
 void smq_iser_nop_reply(struct smq_iser_conn *conn,
 			const struct smq_iscsi_pdu *p)
 {
-	struct smq_iser_ctrl *c = NULL;
-	unsigned int i;
+	struct smq_iser_ctrl *c = smq_iser_get_nop_ctrl(conn);
+	u32 dlen = p->data ? min_t(u32, p->dlen, SMQ_ISER_LOGIN_DATA) : 0;
 
-	for (i = 1; i < SMQ_ISER_NR_CTRL; i++) {
-		if (!test_and_set_bit(i, &conn->ctrl_busy)) {
-			c = &conn->ctrl[i];
-			break;
-		}
-	}
 	if (!c) {
 		pr_warn_ratelimited("host%u session %u: no buffer to answer a NOP-In\n",
 				    conn->ihost->shost->host_no, conn->idx);
 		return;
 	}
+	memcpy(c->buf + SMQ_ISER_HDRS_LEN, p->data, dlen);
 	spin_lock_bh(&conn->lock);
 	if (conn->state == SMQ_ISER_UP) {
 		smq_iscsi_build_nop_out(c->buf + SMQ_ISER_HDR_LEN,
 					SMQ_ISCSI_RSVD_TAG, p->ttt, p->lun,
-					conn->cmdsn, conn->expstatsn, true, 0);
-		if (!smq_iser_post_ctrl(conn, c, 0))
+					conn->cmdsn, conn->expstatsn, true, dlen);
+		if (!smq_iser_post_ctrl(conn, c, dlen))
 			c = NULL;
 	}
 	spin_unlock_bh(&conn->lock);
 	if (c)
 		clear_bit(c->idx, &conn->ctrl_busy);
+}
+
+/**
+ * smq_iser_nop_in - a NOP-In answering a NOP-Out arrived (softirq)
+ * @conn: the connection
+ * @p: the NOP-In; its ITT names our ping
+ */
+void smq_iser_nop_in(struct smq_iser_conn *conn, const struct smq_iscsi_pdu *p)
+{
+	spin_lock_bh(&conn->lock);
+	if (conn->ping_itt && p->itt == conn->ping_itt)
+		conn->ping_itt = 0;
+	spin_unlock_bh(&conn->lock);
+}
+
+/* Send a keepalive NOP-Out (a ping the target answers); conn->lock held. */
+static void smq_iser_ping(struct smq_iser_conn *conn, unsigned long now)
+{
+	struct smq_iser_ctrl *c = smq_iser_get_nop_ctrl(conn);
+	u32 itt;
+
+	lockdep_assert_held(&conn->lock);
+	if (!c)
+		return;		/* the next pass tries again */
+	itt = smq_iser_ctrl_itt(conn);
+	smq_iscsi_build_nop_out(c->buf + SMQ_ISER_HDR_LEN, itt,
+				SMQ_ISCSI_RSVD_TAG, 0, conn->cmdsn,
+				conn->expstatsn, true, 0);
+	if (smq_iser_post_ctrl(conn, c, 0)) {
+		clear_bit(c->idx, &conn->ctrl_busy);
+		return;
+	}
+	conn->ping_itt = itt;
+	conn->ping_sent = now;
+	conn->pings++;
+}
+
+/*
+ * One keepalive pass (conn->lock held): true when the ping went
+ * unanswered for noop_out_timeout with nothing else received since it
+ * was sent; else *@next is when to look again.
+ */
+static bool smq_iser_nop_check(struct smq_iser_conn *conn, unsigned long now,
+			       unsigned long interval, unsigned long tmo,
+			       unsigned long *next)
+{
+	unsigned long last_rx = READ_ONCE(conn->last_rx);
+
+	lockdep_assert_held(&conn->lock);
+	if (conn->ping_itt) {
+		if (time_before(now, conn->ping_sent + tmo)) {
+			*next = conn->ping_sent + tmo;
+			return false;
+		}
+		if (!time_after(last_rx, conn->ping_sent))
+			return true;
+		/* The target talks, only the answer is missing: ping again. */
+		conn->ping_itt = 0;
+	}
+	if (time_before(now, last_rx + interval)) {
+		*next = last_rx + interval;
+		return false;
+	}
+	smq_iser_ping(conn, now);
+	*next = now + (conn->ping_itt ? tmo : HZ);
+	return false;
+}
+
+/**
+ * smq_iser_nop_work - keepalive of an up session (conn->nop_work)
+ * @work: the work item
+ *
+ * open-iscsi's rule: after noop_out_interval seconds with no PDU from the
+ * target, send a NOP-Out ping; if neither its answer nor any other PDU
+ * comes within noop_out_timeout seconds, the connection is lost (a target
+ * that died silently, a path that drops everything).  Stops while the
+ * session is not up; a login or a changed setting starts it again.
+ */
+void smq_iser_nop_work(struct work_struct *work)
+{
+	struct smq_iser_conn *conn = container_of(to_delayed_work(work),
+						  struct smq_iser_conn,
+						  nop_work);
+	struct smq_iser_opts *o = &conn->ihost->opts;
+	unsigned long interval = READ_ONCE(o->noop_out_interval) * HZ;
+	unsigned long tmo = READ_ONCE(o->noop_out_timeout) * HZ;
+	unsigned long now = jiffies, next = now;
+	bool dead = false;
+
+	if (!interval)
+		return;
+	spin_lock_bh(&conn->lock);
+	if (conn->state == SMQ_ISER_UP)
+		dead = smq_iser_nop_check(conn, now, interval, max(tmo, 1UL),
+					  &next);
+	else
+		next = 0;
+	spin_unlock_bh(&conn->lock);
+	if (dead) {
+		conn->ping_timeouts++;
+		pr_warn("host%u session %u: no answer to a NOP-Out ping in %u s (noop_out_timeout)\n",
+			conn->ihost->shost->host_no, conn->idx,
+			READ_ONCE(o->noop_out_timeout));
+		smq_iser_conn_failure(conn, "ping timeout");
+		return;
+	}
+	if (next)
+		queue_delayed_work(smq_iser_wq, &conn->nop_work,
+				   time_after(next, now) ? next - now : 1);
 }
 
 /**

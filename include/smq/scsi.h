@@ -63,6 +63,10 @@
  *    with all their data then end together (bios, budgets, tags); others are
  *    completed at once as by smq_scsi_done().  The command may be reused
  *    once the batch is flushed.
+ *  - Transport down: smq_scsi_block_host() holds every command of the host
+ *    back (none reaches ->queuecommand, none is re-polled) until as many
+ *    smq_scsi_unblock_host() calls; a driver that gives up waiting unblocks
+ *    and fails commands with SMQ_DID_TRANSPORT_FAILFAST.
  *  - smq_scsi_remove_host() returns once every command has completed; the
  *    driver keeps completing commands until then.
  */
