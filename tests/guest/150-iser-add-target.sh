@@ -2,14 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=dash
 # name: iser-add-target
-# timeout: 120
+# timeout: 300
 #
 # smq_iser only (target smq_iser): bad add_target strings are each refused
 # with EINVAL and make no host (no dst, a bad IP, a bad port, no target,
 # queues=0, queues above the CPU count, queue_depth 0 or huge, cmd_per_lun
 # above queue_depth, an unknown key, a key twice, nothing, junk); remove_target
 # of a number that is no smq_iser host (or not a number) is EINVAL; a
-# second host for a target is refused (EEXIST). Then the
+# second host for a target is refused (EEXIST). An address nobody answers,
+# a port with no portal and a target LIO does not have fail add_target with
+# EHOSTUNREACH / ETIMEDOUT, ECONNREFUSED and EACCES (one log line) within
+# a minute, leaving no host. Then the
 # target's host is removed and added back with a good string: one new host,
 # its iser_target names the target, its disk reads.
 
@@ -62,6 +65,29 @@ einval "$add" "junk"
 out=$(smq-helper write "$add" "$(smq_iser_add_string 0)") && fail "a second host for $iqn"
 [ "$out" = "ret=-17" ] || [ "$out" = "ret=-22" ] || fail "a second host for $iqn: $out"
 say "refused ($out): a second host for $iqn"
+
+# failed_add STRING ERRNOS SECS: add_target fails within SECS with one of
+# ERRNOS (negative numbers, space separated) and makes no host.
+failed_add() {
+	_fa_before=$(hosts)
+	_fa_t0=$(date +%s)
+	_fa_out=$(run_with_timeout "$3" smq-helper write "$add" "$1") &&
+		fail "add_target accepted '$1'"
+	_fa_s=$(($(date +%s) - _fa_t0))
+	case " $2 " in
+	*" ${_fa_out#ret=} "*) ;;
+	*) fail "add_target '$1': '$_fa_out' after $_fa_s s, not one of $2" ;;
+	esac
+	[ "$(hosts)" = "$_fa_before" ] || fail "add_target '$1': hosts $_fa_before -> $(hosts)"
+	say "refused ($_fa_out, $_fa_s s): '$1'"
+}
+# An address nobody answers on: unreachable or timed out, not a hang.
+failed_add "dst=10.0.0.77:3260,target=$iqn" "-113 -110" 60
+# No portal on that port: the connection is refused (or unreachable).
+failed_add "dst=$ISER_IP:3261,target=$iqn" "-111 -113 -110" 60
+# A target LIO does not have: the login is refused (initiator error).
+failed_add "dst=$dst,target=${ISER_IQN}nosuch" "-13" 60
+dmesg | grep -q "login refused: status class 2" || fail "no log line for the refused login"
 
 h=$(smq_iser_host_of 0) || fail "no smq_iser host for $iqn"
 einval "$rem" 99999

@@ -8,12 +8,15 @@
 # under a fio write pass and comes back. Short outages (~5 s, well inside the
 # host's iser_replacement_timeout): LIO's target portal group disabled (the
 # target drops the session and refuses logins), then the rxe link deleted
-# (the RDMA device goes away under the connection) and re-added; the driver
-# logs in again, the write pass ends without an error and the separate
-# verify pass finds every block. A long outage with iser_replacement_timeout
-# set to 3: fio gets I/O errors within seconds (no hang) while the target is
-# still away; after it is back the disk does I/O again and a write+verify
-# passes.
+# (the RDMA device goes away under the connection) and re-added. During the
+# outage the LUN reads "blocked" and its hardware queues are not run (the
+# host is blocked, not polled busy every few ms); the driver logs in again,
+# every session that flapped counts a reconnect, the LUN is "running", the
+# write pass ends without an error and the separate verify pass finds every
+# block. A long outage with iser_replacement_timeout set to 3: fio gets
+# I/O errors within the timeout plus a margin (no hang) while the target is
+# still away, the LUN stays "running" (not offline); after the target is
+# back the disk does I/O again without a rescan and a write+verify passes.
 
 . "$SMQ_GUEST_DIR/lib/common.sh"
 . "$SMQ_GUEST_DIR/lib/iser.sh"
@@ -31,6 +34,15 @@ restore() {
 }
 trap restore EXIT
 sessions() { sed 's/^/    /' "/sys/class/smq_host/host$h/iser_sessions"; }
+state=/sys/block/${DEV##*/}/device/state
+# reconnects: the sessions' reconnect counts, one per line.
+reconnects() {
+	sed -n 's/.* reconnects \([0-9]*\).*/\1/p' "/sys/class/smq_host/host$h/iser_sessions"
+}
+# runs: hardware queue runs of the disk, summed (0 on the legacy path).
+runs() {
+	cat "/sys/block/${DEV##*/}"/mq/*/runs 2>/dev/null | awk '{ s += $1 } END { print s + 0 }'
+}
 
 # The write pass must outlast an outage: 4 x 40 MiB.
 export FIO_VERIFY_SIZE=$((40 * 1048576))
@@ -44,8 +56,18 @@ outage_under_write() {
 	_ow_fio=$!
 	sleep 2
 	kill -0 "$_ow_fio" 2>/dev/null || { cat "$SMQ_TEST_TMP/w.out"; fail "$1: the write pass ended before the outage"; }
+	_ow_rc0=$(reconnects)
 	$2 || fail "$1: cannot take the target away ($2)"
-	sleep 5
+	sleep 1
+	_ow_st=$(cat "$state")
+	[ "$_ow_st" = blocked ] || { sessions; fail "$1: LUN state '$_ow_st' during the outage, not blocked"; }
+	_ow_r=$(runs)
+	sleep 3
+	_ow_r=$(($(runs) - _ow_r))
+	say "$1: LUN $_ow_st, $_ow_r hardware queue runs in 3 s of outage"
+	# A busy host rerun every 3 ms makes ~1000 runs per queue in 3 s.
+	[ "$_ow_r" -lt 100 ] || fail "$1: $_ow_r queue runs in 3 s of outage: polled busy, not blocked"
+	sleep 1
 	sessions
 	$3 || fail "$1: cannot bring the target back ($3)"
 	wait "$_ow_fio"
@@ -53,6 +75,15 @@ outage_under_write() {
 	cat "$SMQ_TEST_TMP/w.out"
 	[ "$_ow_rc" = 0 ] || fail "$1: the write pass failed across a 5 s outage"
 	sessions
+	_ow_st=$(cat "$state")
+	[ "$_ow_st" = running ] || fail "$1: LUN state '$_ow_st' after the outage"
+	_ow_rc1=$(reconnects)
+	_ow_i=1
+	for _ow_n in $_ow_rc1; do
+		_ow_o=$(say "$_ow_rc0" | sed -n "${_ow_i}p")
+		[ "$_ow_n" -gt "$_ow_o" ] || fail "$1: session $((_ow_i - 1)) did not reconnect ($_ow_o -> $_ow_n)"
+		_ow_i=$((_ow_i + 1))
+	done
 	fio_verify_check "$DEV" || fail "$1: verify failed after the outage"
 }
 
@@ -69,9 +100,12 @@ sleep 2
 lio_tpg_disable 0 || fail "cannot disable the tpg"
 t0=$(date +%s)
 # fio must end with an error while the target is still away: 3 s of
-# replacement timeout plus detection, well under 30 s.
+# replacement timeout (counted from the loss, which the target's disconnect
+# makes known at once) plus a margin.
 n=0
 while kill -0 "$fio" 2>/dev/null && [ "$n" -lt 300 ]; do
+	[ "$n" = 20 ] && say "LUN $(cat "$state") 2 s into the outage"
+	[ "$n" = 20 ] && [ "$(cat "$state")" != blocked ] && fail "LUN $(cat "$state") 2 s into the outage, not blocked"
 	sleep 0.1
 	n=$((n + 1))
 done
@@ -87,7 +121,11 @@ cat "$SMQ_TEST_TMP/lost.out"
 [ "$rc" != 0 ] || fail "fio passed although the target was away for more than the timeout"
 grep -Eq 'err=|error' "$SMQ_TEST_TMP/lost.out" || fail "fio failed without an I/O error"
 say "fio got I/O errors ${secs} s into the outage"
+[ "$secs" -le 9 ] || fail "fio got its errors ${secs} s into the outage: replacement_timeout is 3 s"
 sessions
+grep -q failfast "/sys/class/smq_host/host$h/iser_sessions" || fail "no session fails fast past the timeout"
+st=$(cat "$state")
+[ "$st" = running ] || fail "LUN state '$st' past the replacement timeout, not running"
 # A read while the target is away fails too, quickly.
 if run_with_timeout 30 dd if="$DEV" of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null; then
 	fail "a read succeeded while the target was away past the timeout"
@@ -96,6 +134,13 @@ lio_tpg_enable 0 || fail "cannot re-enable the tpg"
 say 60 >"$rt"
 wait_until 60 dd if="$DEV" of=/dev/null bs=4k count=1 iflag=direct ||
 	{ sessions; fail "no I/O 60 s after the target came back"; }
+# Each session logs in on its own backoff: wait for all before the verify.
+# shellcheck disable=SC2317 # called through wait_until
+all_up() { ! awk '$2 != "up"' "/sys/class/smq_host/host$h/iser_sessions" | grep -q .; }
+wait_until 30 all_up || { sessions; fail "not every session came back within 30 s"; }
 sessions
+st=$(cat "$state")
+[ "$st" = running ] || fail "LUN state '$st' after the target came back"
+dmesg | grep -q 'taking the LUN offline' && fail "error handling took a LUN offline"
 FIO_VERIFY_SIZE=$((4 * 1048576)) fio_write_verify "$DEV" || fail "write+verify failed after recovery"
 exit 0

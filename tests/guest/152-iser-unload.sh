@@ -9,7 +9,10 @@
 # is refused (busybox: EWOULDBLOCK) and the host stays; once fio ended and
 # the descriptor is closed, rmmod logs out and removes the host. Loaded
 # again with a new host: remove_target while fio writes completes (no hang),
-# fio ends with errors, and rmmod smq_iser then works.
+# fio ends with errors, and rmmod smq_iser then works. The same during an
+# outage (LIO's tpg disabled, the host blocked with fio's commands held):
+# remove_target ends (the held commands fail), and rmmod of an idle host whose
+# session is being recovered works.
 
 . "$SMQ_GUEST_DIR/lib/common.sh"
 . "$SMQ_GUEST_DIR/lib/target.sh"
@@ -17,6 +20,9 @@
 need_cmd fio
 need_dev
 h=$(smq_iser_host_of 0) || skip "not an smq_iser target"
+# shellcheck disable=SC2317 # run by the EXIT trap
+restore() { lio_tpg_enable 0 2>/dev/null; }
+trap restore EXIT
 
 start_fio() { # NAME
 	fio --name="$1" --filename="$DEV" --ioengine=libaio --direct=1 --rw=randrw \
@@ -80,4 +86,38 @@ say "fio ended with status $rc"
 run_with_timeout 60 sh -c 'while ! rmmod smq_iser 2>/dev/null; do sleep 0.2; done' ||
 	fail "rmmod smq_iser failed after remove_target"
 say "rmmod smq_iser: done"
+
+# add_host: load smq_iser if needed, add target 0, wait for its disk.
+add_host() {
+	[ -d /sys/module/smq_iser ] || modprobe smq_iser || fail "cannot load smq_iser"
+	_ah_before=$(list_disks)
+	say "$(smq_iser_add_string 0)" >"$SMQ_ISER_CTL/add_target" || fail "add_target failed"
+	wait_for_new_disk "$_ah_before" 60 || fail "no disk after add_target"
+	h=$(smq_iser_host_of 0) || fail "no host after add_target"
+}
+
+say "== remove_target during an outage, fio's commands held"
+add_host
+start_fio outage
+lio_tpg_disable 0 || fail "cannot disable the tpg"
+sleep 2
+st=$(cat "/sys/block/${DEV##*/}/device/state")
+[ "$st" = blocked ] || fail "LUN state '$st' during the outage, not blocked"
+run_with_timeout 60 sh -c "echo $h >$SMQ_ISER_CTL/remove_target" ||
+	fail "remove_target $h during an outage failed or hung (status $?)"
+rc=0
+fio_ends 60 || rc=$?
+[ "$rc" != 0 ] || fail "fio passed although its host was removed during an outage"
+say "remove_target during the outage: done, fio ended with status $rc"
+lio_tpg_enable 0 || fail "cannot re-enable the tpg"
+
+say "== rmmod smq_iser during an outage"
+add_host
+lio_tpg_disable 0 || fail "cannot disable the tpg"
+sleep 2
+run_with_timeout 60 sh -c 'while ! rmmod smq_iser 2>/dev/null; do sleep 0.2; done' ||
+	fail "rmmod smq_iser during an outage failed or hung"
+[ ! -d /sys/module/smq_iser ] || fail "smq_iser still loaded"
+lio_tpg_enable 0 || fail "cannot re-enable the tpg"
+say "rmmod smq_iser during the outage: done"
 exit 0

@@ -74,9 +74,13 @@ iser_rxe_active() {
 iser_link_add() {
 	"$ISER_RDMA" link add "$ISER_RXE" type rxe netdev "$ISER_NETDEV" || return 1
 	wait_until 20 iser_rxe_active || { iser_log "$ISER_RXE not ACTIVE"; return 1; }
-	# ib_isert drops a portal's listener when its RDMA device goes away
-	# and makes no new one (logins are then refused): re-arm every iSER
-	# portal.
+	lio_rearm_portals
+}
+
+# lio_rearm_portals: ib_isert drops a portal's listener when its RDMA device
+# goes away or its port goes down, and makes no new one (logins then time
+# out or are refused): re-arm every iSER portal.
+lio_rearm_portals() {
 	for _la in "$LIO"/iscsi/*/tpgt_*/np/*/iser; do
 		[ -f "$_la" ] || continue
 		[ "$(cat "$_la")" = 1 ] || continue
@@ -92,7 +96,8 @@ iser_link_del() {
 iser_netdev_down() { "$ISER_IPCMD" link set "$ISER_NETDEV" down; }
 iser_netdev_up() {
 	"$ISER_IPCMD" link set "$ISER_NETDEV" up || return 1
-	wait_until 20 iser_rxe_active
+	wait_until 20 iser_rxe_active || return 1
+	lio_rearm_portals
 }
 
 iser_wire_up() {
