@@ -69,6 +69,11 @@
  * @cmd_per_lun: default LUN queue depth
  * @replacement_timeout: seconds a lost session may take to come back
  *	before its commands fail (-1: never fail)
+ * @username: CHAP name we log in with (one-way CHAP), "" for none
+ * @password: its secret (write-only: never logged or shown)
+ * @username_in: CHAP name the target must answer with (mutual), or ""
+ * @password_in: the target's secret (write-only)
+ * @discovery: a SendTargets discovery session (no TargetName)
  */
 struct smq_iser_opts {
 	struct sockaddr_storage dst;
@@ -79,6 +84,11 @@ struct smq_iser_opts {
 	unsigned int queue_depth;
 	unsigned int cmd_per_lun;
 	int replacement_timeout;
+	char username[SMQ_CHAP_NAME_MAX + 1];
+	char password[SMQ_CHAP_SECRET_MAX + 1];
+	char username_in[SMQ_CHAP_NAME_MAX + 1];
+	char password_in[SMQ_CHAP_SECRET_MAX + 1];
+	bool discovery;
 };
 
 enum smq_iser_conn_state {
@@ -297,6 +307,11 @@ static inline struct smq_iser_host *smq_iser_host(struct smq_scsi_host *shost)
 /* smq_iser_main.c */
 extern struct workqueue_struct *smq_iser_wq;
 int smq_iser_parse_opts(const char *buf, struct smq_iser_opts *o);
+void smq_iser_opts_wipe(struct smq_iser_opts *o);
+
+/* smq_iser_chap.c */
+struct smq_iscsi_chap *smq_iser_chap_alloc(const struct smq_iser_opts *o);
+void smq_iser_chap_free(struct smq_iscsi_chap *c);
 
 /* smq_iser_conn.c */
 int smq_iser_conn_init(struct smq_iser_conn *conn, struct smq_iser_host *ih,
