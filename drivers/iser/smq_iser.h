@@ -76,6 +76,11 @@
  *	session pings it with a NOP-Out (0: no keepalive)
  * @noop_out_timeout: seconds a ping may go unanswered (with nothing else
  *	received) before the connection counts as lost
+ * @username: CHAP name we log in with (one-way CHAP), "" for none
+ * @password: its secret (write-only: never logged or shown)
+ * @username_in: CHAP name the target must answer with (mutual), or ""
+ * @password_in: the target's secret (write-only)
+ * @discovery: a SendTargets discovery session (no TargetName)
  */
 struct smq_iser_opts {
 	struct sockaddr_storage dst;
@@ -88,6 +93,11 @@ struct smq_iser_opts {
 	int replacement_timeout;
 	unsigned int noop_out_interval;
 	unsigned int noop_out_timeout;
+	char username[SMQ_CHAP_NAME_MAX + 1];
+	char password[SMQ_CHAP_SECRET_MAX + 1];
+	char username_in[SMQ_CHAP_NAME_MAX + 1];
+	char password_in[SMQ_CHAP_SECRET_MAX + 1];
+	bool discovery;
 };
 
 enum smq_iser_conn_state {
@@ -328,6 +338,11 @@ static inline struct smq_iser_host *smq_iser_host(struct smq_scsi_host *shost)
 /* smq_iser_main.c */
 extern struct workqueue_struct *smq_iser_wq;
 int smq_iser_parse_opts(const char *buf, struct smq_iser_opts *o);
+void smq_iser_opts_wipe(struct smq_iser_opts *o);
+
+/* smq_iser_chap.c */
+struct smq_iscsi_chap *smq_iser_chap_alloc(const struct smq_iser_opts *o);
+void smq_iser_chap_free(struct smq_iscsi_chap *c);
 
 /* smq_iser_conn.c */
 int smq_iser_conn_init(struct smq_iser_conn *conn, struct smq_iser_host *ih,

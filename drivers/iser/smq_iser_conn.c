@@ -445,7 +445,8 @@ int smq_iser_conn_start(struct smq_iser_conn *conn)
 	if (!ret)
 		return 0;
 fail:
-	if (smq_iser_conn_log_ok(conn))
+	/* An authentication failure was logged once, with why, by login. */
+	if (smq_iser_conn_log_ok(conn) && ret != -EACCES)
 		pr_err("host%u session %u: %pISpc: %s failed (%d)\n",
 		       conn->ihost->shost->host_no, conn->idx, &o->dst, step,
 		       ret);

@@ -2,8 +2,9 @@
 /*
  * smq_iser: login text keys (RFC 7143 6 and 13, RFC 7145 6): building
  * key=value records, the operational keys an iSER initiator proposes, the
- * negotiation of the target's answers and offers, and SendTargets
- * discovery answers.  See smq_iser_pdu.h.
+ * negotiation of the target's answers and offers, the security stage
+ * with CHAP (RFC 7143 12.1.3, RFC 1994), and SendTargets discovery
+ * answers.  See smq_iser_pdu.h.
  *
  * Text is untrusted: every record must end with a NUL inside the given
  * length, and nothing is read beyond it.
@@ -216,7 +217,9 @@ static int smq_text_next(const char *data, size_t len, size_t *pos,
 				       "invalid character in key name");
 	r->val = eq + 1;
 	r->vlen = end - r->val;
-	if (r->vlen > SMQ_ISCSI_VALUE_MAX)
+	/* CHAP_C and CHAP_R are large binary values (RFC 7143 12.1.3) */
+	if (r->vlen > (r->klen > 5 && !memcmp(rec, "CHAP_", 5) ?
+		       SMQ_CHAP_VALUE_MAX : SMQ_ISCSI_VALUE_MAX))
 		return smq_why(why, whylen, rec, r->klen,
 			       "value longer than 255 bytes");
 	*pos = end - data + 1;
@@ -734,4 +737,382 @@ int smq_iscsi_sendtargets_parse(const char *data, size_t len,
 			return ret;
 	}
 	return nr;
+}
+
+/* ---- security stage: AuthMethod and CHAP -------------------------------- */
+
+static int smq_hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static int smq_b64_digit(char c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	if (c == '+')
+		return 62;
+	if (c == '/')
+		return 63;
+	return -1;
+}
+
+/**
+ * smq_chap_hex_decode() - decode a binary value (RFC 7143 6.1)
+ * @s: the value: 0x (or 0X) and hex digits, or 0b (or 0B) and base64.
+ * @n: its length.
+ * @out: output.
+ * @max: size of @out.
+ *
+ * An odd number of hex digits has an implied leading zero, as the RFC
+ * says; base64 may end with '=' padding.
+ *
+ * Return: the number of bytes, or -EINVAL (no 0x / 0b prefix, a bad
+ * digit, nothing after the prefix, more than @max bytes).
+ */
+int smq_chap_hex_decode(const char *s, size_t n, u8 *out, size_t max)
+{
+	size_t i, len = 0;
+	unsigned int acc = 0, bits = 0;
+	int d;
+
+	if (n < 3 || s[0] != '0')
+		return -EINVAL;
+	if (s[1] == 'x' || s[1] == 'X') {
+		size_t digits = n - 2;
+
+		if ((digits + 1) / 2 > max)
+			return -EINVAL;
+		i = 2;
+		if (digits & 1) {
+			d = smq_hex_digit(s[i++]);
+			if (d < 0)
+				return -EINVAL;
+			out[len++] = d;
+		}
+		for (; i < n; i += 2) {
+			int hi = smq_hex_digit(s[i]), lo = smq_hex_digit(s[i + 1]);
+
+			if (hi < 0 || lo < 0)
+				return -EINVAL;
+			out[len++] = hi << 4 | lo;
+		}
+		return len;
+	}
+	if (s[1] != 'b' && s[1] != 'B')
+		return -EINVAL;
+	while (n > 2 && s[n - 1] == '=')
+		n--;
+	for (i = 2; i < n; i++) {
+		d = smq_b64_digit(s[i]);
+		if (d < 0)
+			return -EINVAL;
+		acc = (acc << 6 | d) & 0xffffff;
+		bits += 6;
+		if (bits >= 8) {
+			bits -= 8;
+			if (len >= max)
+				return -EINVAL;
+			out[len++] = acc >> bits;
+		}
+	}
+	return len ? (int)len : -EINVAL;
+}
+
+/* Append KEY=0x<hex of @n bytes>, @n <= SMQ_CHAP_DIGEST_MAX. */
+static int smq_chap_add_hex(char *buf, size_t size, size_t *off,
+			    const char *key, const u8 *b, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	char v[3 + 2 * SMQ_CHAP_DIGEST_MAX];
+	size_t i;
+
+	v[0] = '0';
+	v[1] = 'x';
+	for (i = 0; i < n; i++) {
+		v[2 + 2 * i] = hex[b[i] >> 4];
+		v[3 + 2 * i] = hex[b[i] & 15];
+	}
+	v[2 + 2 * n] = '\0';
+	return smq_iscsi_text_add(buf, size, off, key, v);
+}
+
+/* Compare without leaking where the first difference is. */
+static bool smq_chap_equal(const u8 *a, const u8 *b, size_t n)
+{
+	u8 d = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		d |= a[i] ^ b[i];
+	return !d;
+}
+
+/**
+ * smq_iscsi_security_offer() - the AuthMethod key of the first request
+ * @c: the CHAP state (@name, @name_in and the secrets set, or @name NULL).
+ * @buf: the login data buffer (InitiatorName... already in it).
+ * @size: its size.
+ * @off: in: bytes used; out: advanced.
+ * @transit: out: the T bit of the request: set with AuthMethod=None only
+ *	(nothing to negotiate), clear while CHAP may follow.
+ *
+ * AuthMethod=None without a CHAP name; CHAP,None with one (the target
+ * decides whether it authenticates us); CHAP alone for mutual CHAP (we
+ * must authenticate the target).
+ *
+ * Return: 0 or -ENOSPC.
+ */
+int smq_iscsi_security_offer(struct smq_iscsi_chap *c, char *buf,
+			     size_t size, size_t *off, bool *transit)
+{
+	c->state = SMQ_CHAP_ST_OFFERED;
+	*transit = !c->name;
+	return smq_iscsi_text_add(buf, size, off, "AuthMethod",
+				  !c->name ? "None" :
+				  c->name_in ? "CHAP" : "CHAP,None");
+}
+
+/* The security keys of one Login Response, each at most once. */
+struct smq_sec_keys {
+	struct smq_rec am, a, i, c, n, r;
+};
+
+static int smq_sec_parse(const char *data, size_t len, struct smq_sec_keys *k,
+			 char *why, size_t whylen)
+{
+	struct {
+		const char *name;
+		struct smq_rec *rec;
+	} tab[] = {
+		{ "AuthMethod", &k->am }, { "CHAP_A", &k->a }, { "CHAP_I", &k->i },
+		{ "CHAP_C", &k->c }, { "CHAP_N", &k->n }, { "CHAP_R", &k->r },
+	};
+	struct smq_rec r;
+	size_t pos = 0;
+	unsigned int i;
+	int ret;
+
+	memset(k, 0, sizeof(*k));
+	if (!data)
+		len = 0;
+	while ((ret = smq_text_next(data, len, &pos, &r, why, whylen)) > 0) {
+		for (i = 0; i < ARRAY_SIZE(tab); i++)
+			if (smq_key_eq(&r, tab[i].name))
+				break;
+		if (i == ARRAY_SIZE(tab)) {
+			/* TargetPortalGroupTag, TargetAlias, X- keys... */
+			if (r.klen > 5 && !memcmp(r.key, "CHAP_", 5))
+				return smq_why(why, whylen, r.key, r.klen,
+					       "unknown CHAP key");
+			continue;
+		}
+		if (tab[i].rec->key)
+			return smq_why(why, whylen, r.key, r.klen,
+				       "key received twice");
+		*tab[i].rec = r;
+	}
+	return ret;
+}
+
+static int smq_chap_fail(char *why, size_t whylen, const char *key,
+			 const char *msg)
+{
+	smq_why(why, whylen, key, strlen(key), msg);
+	return -EACCES;
+}
+
+/* CHAP_A, CHAP_I, CHAP_C arrived: answer CHAP_N, CHAP_R (+ ours). */
+static int smq_chap_answer(struct smq_iscsi_chap *c, const struct smq_sec_keys *k,
+			   char *buf, size_t size, size_t *off, char *why,
+			   size_t whylen)
+{
+	u32 alg, id;
+	int n, ret;
+
+	if (!k->a.key || !k->i.key || !k->c.key)
+		return smq_why(why, whylen, "CHAP_A", 6,
+			       "CHAP_A, CHAP_I or CHAP_C missing");
+	if (!smq_parse_u32(k->a.val, k->a.vlen, &alg) ||
+	    (alg != SMQ_CHAP_MD5 && alg != SMQ_CHAP_SHA256))
+		return smq_why(why, whylen, "CHAP_A", 6,
+			       "not one of the algorithms offered (7, 5)");
+	if (!smq_parse_u32(k->i.val, k->i.vlen, &id) || id > 255)
+		return smq_why(why, whylen, "CHAP_I", 6, "not a number of 0-255");
+	n = smq_chap_hex_decode(k->c.val, k->c.vlen, c->peer_chal,
+				sizeof(c->peer_chal));
+	if (n <= 0)
+		return smq_why(why, whylen, "CHAP_C", 6,
+			       "not a binary value of 1-1024 bytes");
+	c->alg = alg;
+	c->dlen = alg == SMQ_CHAP_MD5 ? 16 : 32;
+	c->peer_chal_len = n;
+	if (c->name_in && (size_t)n == c->dlen &&
+	    smq_chap_equal(c->peer_chal, c->challenge, n))
+		return smq_chap_fail(why, whylen, "CHAP_C",
+				     "the target's challenge is ours (reflection)");
+	ret = c->hash(c->hash_ctx, c->alg, id, c->secret, c->secret_len,
+		      c->peer_chal, n, c->resp);
+	if (ret)
+		return ret;
+	ret = smq_iscsi_text_add(buf, size, off, "CHAP_N", c->name);
+	if (!ret)
+		ret = smq_chap_add_hex(buf, size, off, "CHAP_R", c->resp,
+				       c->dlen);
+	if (!ret && c->name_in) {
+		ret = smq_iscsi_text_add_u32(buf, size, off, "CHAP_I", c->id);
+		if (!ret)
+			ret = smq_chap_add_hex(buf, size, off, "CHAP_C",
+					       c->challenge, c->dlen);
+	}
+	return ret;
+}
+
+/* Mutual CHAP: check the target's CHAP_N and CHAP_R. */
+static int smq_chap_verify(struct smq_iscsi_chap *c, const struct smq_sec_keys *k,
+			   char *why, size_t whylen)
+{
+	u8 got[SMQ_CHAP_DIGEST_MAX];
+	int n, ret;
+
+	if (!k->n.key || !k->r.key)
+		return smq_chap_fail(why, whylen, "CHAP_R",
+				     "the target did not answer our challenge");
+	if (k->n.vlen != strlen(c->name_in) ||
+	    memcmp(k->n.val, c->name_in, k->n.vlen))
+		return smq_chap_fail(why, whylen, "CHAP_N",
+				     "the target's name is not username_in");
+	n = smq_chap_hex_decode(k->r.val, k->r.vlen, got, sizeof(got));
+	if (n != c->dlen)
+		return smq_chap_fail(why, whylen, "CHAP_R",
+				     "not a digest of the chosen algorithm");
+	if (smq_chap_equal(got, c->resp, n))
+		return smq_chap_fail(why, whylen, "CHAP_R",
+				     "the target's response is ours (reflection)");
+	ret = c->hash(c->hash_ctx, c->alg, c->id, c->secret_in,
+		      c->secret_in_len, c->challenge, c->dlen, c->scratch);
+	if (ret)
+		return ret;
+	if (!smq_chap_equal(got, c->scratch, n))
+		return smq_chap_fail(why, whylen, "CHAP_R",
+				     "the target's response is wrong (password_in)");
+	return 0;
+}
+
+/**
+ * smq_iscsi_security_step() - apply one security-stage Login Response
+ * @c: the state smq_iscsi_security_offer() started.
+ * @data: the response's text (continued text joined).
+ * @len: its length.
+ * @target_transit: the response has T set with NSG operational.
+ * @buf: the next request's data buffer.
+ * @size: its size.
+ * @off: in: bytes used in @buf; out: advanced past the keys to send.
+ * @transit: out: the T bit of the next request.
+ * @why: output, a one-line reason naming the key on error (no secret,
+ *	no digest, may be NULL).
+ * @whylen: size of @why.
+ *
+ * RFC 7143 12.1.3 with RFC 1994: the target picks AuthMethod; with CHAP
+ * we offer CHAP_A=7,5 (SHA-256, MD5), take CHAP_A, CHAP_I and CHAP_C and
+ * answer CHAP_N and CHAP_R = H(CHAP_I || secret || CHAP_C) in hex; for
+ * mutual CHAP we also send our CHAP_I and CHAP_C (as many random bytes
+ * as the digest) and check the target's CHAP_N and CHAP_R.  A target
+ * challenge equal to ours and a target response equal to ours
+ * (reflection) are refused.  Keys other than AuthMethod and CHAP_* are
+ * ignored here.  Once done (@c->state SMQ_CHAP_ST_DONE) the next request
+ * asks to transit; the caller stops when @target_transit.
+ *
+ * Return: 0; -EACCES when the target cannot be authenticated (mutual
+ * CHAP failed, AuthMethod=None refused for mutual CHAP, reflection);
+ * -EPROTO for malformed or unexpected keys; -ENOSPC; or @c->hash's error.
+ */
+int smq_iscsi_security_step(struct smq_iscsi_chap *c, const char *data,
+			    size_t len, bool target_transit, char *buf,
+			    size_t size, size_t *off, bool *transit, char *why,
+			    size_t whylen)
+{
+	struct smq_sec_keys k;
+	bool chap_keys;
+	int ret;
+
+	if (why && whylen)
+		why[0] = '\0';
+	ret = smq_sec_parse(data, len, &k, why, whylen);
+	if (ret)
+		return ret;
+	chap_keys = k.a.key || k.i.key || k.c.key || k.n.key || k.r.key;
+	*transit = true;
+	switch (c->state) {
+	case SMQ_CHAP_ST_OFFERED:
+		if (chap_keys)
+			return smq_why(why, whylen, "CHAP_A", 6,
+				       "CHAP keys before AuthMethod");
+		if (!k.am.key)
+			return smq_why(why, whylen, "AuthMethod", 10,
+				       "not answered");
+		if (!strcmp(k.am.val, "None")) {
+			if (c->name_in)
+				return smq_chap_fail(why, whylen, "AuthMethod",
+						     "the target will not do CHAP (mutual CHAP asked)");
+			c->state = SMQ_CHAP_ST_DONE;
+			return 0;
+		}
+		if (!strcmp(k.am.val, "CHAP") && c->name) {
+			if (target_transit)
+				return smq_why(why, whylen, "AuthMethod", 10,
+					       "CHAP chosen but the target left the security stage");
+			c->state = SMQ_CHAP_ST_ALG;
+			*transit = false;
+			return smq_iscsi_text_add(buf, size, off, "CHAP_A",
+						  "7,5");
+		}
+		if (!strcmp(k.am.val, "Reject"))
+			return smq_chap_fail(why, whylen, "AuthMethod",
+					     "the target refuses the methods offered");
+		return smq_why(why, whylen, "AuthMethod", 10,
+			       "not one of the methods offered");
+	case SMQ_CHAP_ST_ALG:
+		if (target_transit)
+			return smq_why(why, whylen, "CHAP_A", 6,
+				       "the target left the security stage during CHAP");
+		if (k.am.key || k.n.key || k.r.key)
+			return smq_why(why, whylen, "CHAP_N", 6,
+				       "unexpected key after CHAP_A");
+		ret = smq_chap_answer(c, &k, buf, size, off, why, whylen);
+		if (ret)
+			return ret;
+		c->state = SMQ_CHAP_ST_RESPONSE;
+		return 0;
+	case SMQ_CHAP_ST_RESPONSE:
+		if (k.am.key || k.a.key || k.i.key || k.c.key)
+			return smq_why(why, whylen, "CHAP_C", 6,
+				       "unexpected key after our response");
+		if (c->name_in) {
+			ret = smq_chap_verify(c, &k, why, whylen);
+			if (ret)
+				return ret;
+		} else if (chap_keys) {
+			return smq_why(why, whylen, "CHAP_R", 6,
+				       "a response we did not ask for");
+		}
+		c->state = SMQ_CHAP_ST_DONE;
+		return 0;
+	case SMQ_CHAP_ST_DONE:
+		if (k.am.key || chap_keys)
+			return smq_why(why, whylen, "AuthMethod", 10,
+				       "security keys after authentication");
+		return 0;
+	}
+	return smq_why(why, whylen, "AuthMethod", 10, "security stage not started");
 }

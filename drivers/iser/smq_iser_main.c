@@ -106,18 +106,48 @@ static int smq_iser_parse_name(const char *key, const char *val, char *out)
 	return 0;
 }
 
+/* A CHAP name or secret: 1..255 bytes; a secret's value is never logged. */
+static int smq_iser_parse_chap(const char *key, const char *val, char *out,
+			       bool secret)
+{
+	size_t n = strlen(val);
+
+	if (!n || n > SMQ_CHAP_SECRET_MAX) {
+		pr_err("add_target: %s: must be 1..%u bytes\n", key,
+		       SMQ_CHAP_SECRET_MAX);
+		return -EINVAL;
+	}
+	if (!secret && strpbrk(val, " \t=")) {
+		pr_err("add_target: %s=%s: not a CHAP name\n", key, val);
+		return -EINVAL;
+	}
+	memcpy(out, val, n + 1);
+	return 0;
+}
+
 enum {
 	SMQ_ISER_OPT_DST, SMQ_ISER_OPT_SRC, SMQ_ISER_OPT_TARGET,
 	SMQ_ISER_OPT_INITIATOR, SMQ_ISER_OPT_QUEUES, SMQ_ISER_OPT_QD,
 	SMQ_ISER_OPT_CMD_PER_LUN, SMQ_ISER_OPT_REPLACEMENT,
-	SMQ_ISER_OPT_NOOP_INTERVAL, SMQ_ISER_OPT_NOOP_TIMEOUT, SMQ_ISER_NR_OPTS
+	SMQ_ISER_OPT_NOOP_INTERVAL, SMQ_ISER_OPT_NOOP_TIMEOUT,
+	SMQ_ISER_OPT_USERNAME, SMQ_ISER_OPT_PASSWORD,
+	SMQ_ISER_OPT_USERNAME_IN, SMQ_ISER_OPT_PASSWORD_IN, SMQ_ISER_NR_OPTS
 };
 
 static const char *const smq_iser_opt_names[SMQ_ISER_NR_OPTS] = {
 	"dst", "src", "target", "initiator", "queues", "queue_depth",
 	"cmd_per_lun", "replacement_timeout", "noop_out_interval",
-	"noop_out_timeout",
+	"noop_out_timeout", "username", "password", "username_in",
+	"password_in",
 };
+
+/* Keys a discovery string may have */
+#define SMQ_ISER_DISCOVERY_OPTS	(BIT(SMQ_ISER_OPT_DST) | BIT(SMQ_ISER_OPT_SRC) | \
+				 BIT(SMQ_ISER_OPT_INITIATOR) | \
+				 BIT(SMQ_ISER_OPT_USERNAME) | \
+				 BIT(SMQ_ISER_OPT_PASSWORD) | \
+				 BIT(SMQ_ISER_OPT_USERNAME_IN) | \
+				 BIT(SMQ_ISER_OPT_PASSWORD_IN))
 
 static int smq_iser_parse_one(struct smq_iser_opts *o, int opt,
 			      const char *val)
@@ -157,29 +187,79 @@ static int smq_iser_parse_one(struct smq_iser_opts *o, int opt,
 	case SMQ_ISER_OPT_NOOP_TIMEOUT:
 		return smq_iser_parse_uint(key, val, 1, SMQ_ISER_MAX_NOOP,
 					   &o->noop_out_timeout);
+	case SMQ_ISER_OPT_USERNAME:
+		return smq_iser_parse_chap(key, val, o->username, false);
+	case SMQ_ISER_OPT_PASSWORD:
+		return smq_iser_parse_chap(key, val, o->password, true);
+	case SMQ_ISER_OPT_USERNAME_IN:
+		return smq_iser_parse_chap(key, val, o->username_in, false);
+	case SMQ_ISER_OPT_PASSWORD_IN:
+		return smq_iser_parse_chap(key, val, o->password_in, true);
 	}
 	return -EINVAL;
 }
 
 /**
- * smq_iser_parse_opts - parse an add_target string
+ * smq_iser_opts_wipe - forget the CHAP secrets of parsed options
+ * @o: the options
+ */
+void smq_iser_opts_wipe(struct smq_iser_opts *o)
+{
+	memzero_explicit(o->password, sizeof(o->password));
+	memzero_explicit(o->password_in, sizeof(o->password_in));
+}
+
+/* CHAP keys: a secret needs its name, mutual needs one-way, no reuse. */
+static int smq_iser_check_chap(const struct smq_iser_opts *o)
+{
+	const char *bad = NULL;
+
+	if (!!o->username[0] != !!o->password[0])
+		bad = o->username[0] ? "password" : "username";
+	else if (!!o->username_in[0] != !!o->password_in[0])
+		bad = o->username_in[0] ? "password_in" : "username_in";
+	else if (o->username_in[0] && !o->username[0])
+		bad = "username";
+	if (bad) {
+		pr_err("add_target: CHAP: %s= is missing (username and password go together; username_in and password_in need them)\n",
+		       bad);
+		return -EINVAL;
+	}
+	/* RFC 7143 12.1.3: a secret is not used in both directions */
+	if (o->password_in[0] && !strcmp(o->password, o->password_in)) {
+		pr_err("add_target: CHAP: password_in must differ from password\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * smq_iser_parse_opts - parse an add_target or discover string
  * @buf: "key=value,key=value..." (a trailing newline is ignored)
- * @o: filled with defaults and what @buf sets
+ * @o: filled with defaults and what @buf sets; @o->discovery set by the
+ *	caller (before) selects the discover keys
  *
  * Keys: dst (required), target (required), src, initiator, queues,
  * queue_depth, cmd_per_lun, replacement_timeout, noop_out_interval,
- * noop_out_timeout.  Unknown, repeated or
- * malformed keys are refused with one line naming them.
+ * noop_out_timeout, and the CHAP keys username, password, username_in,
+ * password_in; a discover string takes
+ * only dst, src, initiator and the CHAP keys.  Unknown, repeated or
+ * malformed keys are refused with one line naming them (never a secret's
+ * value).  The copy of @buf made here is wiped; the caller wipes @o
+ * (smq_iser_opts_wipe()).
  *
  * Return: 0 or -EINVAL.
  */
 int smq_iser_parse_opts(const char *buf, struct smq_iser_opts *o)
 {
+	bool discovery = o->discovery;
+	const char *who = discovery ? "discover" : "add_target";
 	char *copy, *s, *tok;
 	unsigned long seen = 0;
 	int ret = 0, i;
 
 	memset(o, 0, sizeof(*o));
+	o->discovery = discovery;
 	o->queues = 1;
 	o->queue_depth = SMQ_ISER_DEF_QD;
 	o->cmd_per_lun = SMQ_ISER_DEF_CMD_PER_LUN;
@@ -195,30 +275,40 @@ int smq_iser_parse_opts(const char *buf, struct smq_iser_opts *o)
 		char *val = strchr(tok, '=');
 
 		if (!val) {
-			pr_err("add_target: '%s': not key=value\n", tok);
+			pr_err("%s: '%s': not key=value\n", who, tok);
 			ret = -EINVAL;
 			break;
 		}
 		*val++ = 0;
 		i = match_string(smq_iser_opt_names, SMQ_ISER_NR_OPTS, tok);
+		if (i >= 0 && discovery && !(BIT(i) & SMQ_ISER_DISCOVERY_OPTS))
+			i = -1;
 		if (i < 0) {
-			pr_err("add_target: unknown key '%s'\n", tok);
+			pr_err("%s: unknown key '%s'\n", who, tok);
 			ret = -EINVAL;
 		} else if (seen & BIT(i)) {
-			pr_err("add_target: key '%s' given twice\n", tok);
+			pr_err("%s: key '%s' given twice\n", who, tok);
 			ret = -EINVAL;
 		} else {
 			seen |= BIT(i);
 			ret = smq_iser_parse_one(o, i, val);
 		}
 	}
-	kfree(copy);
+	kfree_sensitive(copy);
 	if (ret)
 		return ret;
-	if (!(seen & BIT(SMQ_ISER_OPT_DST)) || !(seen & BIT(SMQ_ISER_OPT_TARGET))) {
+	if (discovery && !(seen & BIT(SMQ_ISER_OPT_DST))) {
+		pr_err("discover: dst= is required\n");
+		return -EINVAL;
+	}
+	if (!discovery && (!(seen & BIT(SMQ_ISER_OPT_DST)) ||
+			   !(seen & BIT(SMQ_ISER_OPT_TARGET)))) {
 		pr_err("add_target: dst= and target= are required\n");
 		return -EINVAL;
 	}
+	ret = smq_iser_check_chap(o);
+	if (ret)
+		return ret;
 	if (o->cmd_per_lun > o->queue_depth) {
 		pr_err("add_target: cmd_per_lun=%u: must be <= queue_depth %u\n",
 		       o->cmd_per_lun, o->queue_depth);
@@ -262,6 +352,7 @@ static void smq_iser_host_free(struct smq_iser_host *ih, bool added)
 	}
 	kfree(ih->conns);
 	smq_scsi_host_put(ih->shost);
+	smq_iser_opts_wipe(&ih->opts);
 	kfree(ih);
 }
 
@@ -333,8 +424,10 @@ static int smq_iser_host_add(const struct smq_iser_opts *o)
 			smq_iser_conn_up(conn);
 		mutex_unlock(&conn->mgmt_mutex);
 		if (ret) {
-			pr_err("add_target: target=%s session %u: login failed (%d)\n",
-			       o->target, i, ret);
+			/* An authentication failure was logged with its reason. */
+			if (ret != -EACCES)
+				pr_err("add_target: target=%s session %u: login failed (%d)\n",
+				       o->target, i, ret);
 			smq_iser_host_free(ih, true);
 			return ret;
 		}
@@ -356,7 +449,7 @@ static ssize_t add_target_store(struct device *dev,
 	struct smq_iser_opts *o;
 	int ret;
 
-	o = kmalloc(sizeof(*o), GFP_KERNEL);
+	o = kzalloc(sizeof(*o), GFP_KERNEL);
 	if (!o)
 		return -ENOMEM;
 	ret = smq_iser_parse_opts(buf, o);
@@ -365,6 +458,7 @@ static ssize_t add_target_store(struct device *dev,
 		ret = smq_iser_host_add(o);
 		mutex_unlock(&smq_iser_hosts_lock);
 	}
+	smq_iser_opts_wipe(o);
 	kfree(o);
 	return ret ? ret : count;
 }

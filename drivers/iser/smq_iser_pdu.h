@@ -415,4 +415,89 @@ int smq_iscsi_sendtargets_parse(const char *data, size_t len,
 					  const char *addr),
 				void *ctx);
 
+/* ---- CHAP in the security stage (smq_iser_login.c) ---- */
+#define SMQ_CHAP_MD5			5	/* CHAP_A: RFC 1994 MD5 */
+#define SMQ_CHAP_SHA256			7	/* CHAP_A: SHA-256 (RFC 7143) */
+#define SMQ_CHAP_DIGEST_MAX		32	/* SHA-256 */
+#define SMQ_CHAP_NAME_MAX		255	/* CHAP_N, a value */
+#define SMQ_CHAP_SECRET_MAX		255	/* bytes of a secret */
+#define SMQ_CHAP_CHALLENGE_MAX		1024	/* RFC 7143 12.1.3 */
+/* CHAP_C / CHAP_R may be longer than other values: 0x + 2 digits a byte */
+#define SMQ_CHAP_VALUE_MAX		(2 + 2 * SMQ_CHAP_CHALLENGE_MAX)
+
+/**
+ * typedef smq_chap_hash_fn - compute H(id || secret || challenge)
+ * @ctx: smq_iscsi_chap.hash_ctx.
+ * @alg: SMQ_CHAP_MD5 or SMQ_CHAP_SHA256.
+ * @id: the CHAP identifier byte.
+ * @secret: the secret.
+ * @secret_len: its length.
+ * @chal: the challenge.
+ * @chal_len: its length.
+ * @out: the digest (16 or 32 bytes).
+ *
+ * Return: 0 or a negative errno.  The kernel uses the crypto API
+ * (smq_iser_chap.c), the unit tests their own MD5 and SHA-256.
+ */
+typedef int (*smq_chap_hash_fn)(void *ctx, u8 alg, u8 id, const u8 *secret,
+				size_t secret_len, const u8 *chal,
+				size_t chal_len, u8 *out);
+
+/**
+ * struct smq_iscsi_chap - the CHAP exchange of one login
+ * @name: our CHAP_N (one-way: the target authenticates us), or NULL:
+ *	no CHAP, AuthMethod=None only.
+ * @secret: our secret.
+ * @secret_len: its length, 1..SMQ_CHAP_SECRET_MAX.
+ * @name_in: the CHAP_N the target must answer (mutual), or NULL.
+ * @secret_in: the target's secret.
+ * @secret_in_len: its length.
+ * @hash: computes the digests.
+ * @hash_ctx: passed to @hash.
+ * @id: our CHAP_I (mutual; random, set by the caller).
+ * @challenge: our CHAP_C (mutual; random, set by the caller); the first
+ *	digest-size bytes are sent.
+ * @state: internal, SMQ_CHAP_ST_*.
+ * @alg: internal, the CHAP_A the target chose.
+ * @dlen: internal, its digest size.
+ * @resp: internal, the CHAP_R we sent (reflection check).
+ * @peer_chal: internal, the target's challenge.
+ * @peer_chal_len: internal, its length.
+ * @scratch: internal, a digest being checked.
+ */
+struct smq_iscsi_chap {
+	const char *name;
+	const u8 *secret;
+	size_t secret_len;
+	const char *name_in;
+	const u8 *secret_in;
+	size_t secret_in_len;
+	smq_chap_hash_fn hash;
+	void *hash_ctx;
+	u8 id;
+	u8 challenge[SMQ_CHAP_DIGEST_MAX];
+	u8 state, alg, dlen;
+	u8 resp[SMQ_CHAP_DIGEST_MAX];
+	u8 peer_chal[SMQ_CHAP_CHALLENGE_MAX];
+	size_t peer_chal_len;
+	u8 scratch[SMQ_CHAP_DIGEST_MAX];
+};
+
+/* smq_iscsi_chap.state */
+enum {
+	SMQ_CHAP_ST_START,	/* nothing sent yet */
+	SMQ_CHAP_ST_OFFERED,	/* AuthMethod sent */
+	SMQ_CHAP_ST_ALG,	/* CHAP_A sent */
+	SMQ_CHAP_ST_RESPONSE,	/* CHAP_N/CHAP_R (and ours CHAP_I/C) sent */
+	SMQ_CHAP_ST_DONE,	/* authenticated (or AuthMethod=None) */
+};
+
+int smq_iscsi_security_offer(struct smq_iscsi_chap *c, char *buf,
+			     size_t size, size_t *off, bool *transit);
+int smq_iscsi_security_step(struct smq_iscsi_chap *c, const char *data,
+			    size_t len, bool target_transit, char *buf,
+			    size_t size, size_t *off, bool *transit, char *why,
+			    size_t whylen);
+int smq_chap_hex_decode(const char *s, size_t n, u8 *out, size_t max);
+
 #endif /* _SMQ_ISER_PDU_H */

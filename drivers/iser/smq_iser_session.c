@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * smq_iser: the iSCSI session over a connection: login (security stage
- * without authentication, then operational negotiation), logout, task
+ * with CHAP or none, then operational negotiation), logout, task
  * management, answers to the target's NOP-In pings and our keepalive
  * pings.  One control request at a time per connection (mgmt_mutex), on
  * control buffer 0; NOP-Outs use the other buffers.
@@ -9,6 +9,8 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ratelimit.h>
+#include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/utsname.h>
 
 #include "smq_iser.h"
@@ -16,6 +18,8 @@
 #define SMQ_ISER_MGMT_TIMEOUT	(10 * HZ)
 #define SMQ_ISER_LOGOUT_TIMEOUT	(3 * HZ)
 #define SMQ_ISER_LOGIN_ROUNDS	8
+/* Login text of one stage's response, continued (C bit) PDUs joined */
+#define SMQ_ISER_LOGIN_JOIN	(4 * SMQ_ISER_LOGIN_DATA)
 
 void smq_iser_ctrl_done(struct ib_cq *cq, struct ib_wc *wc)
 {
@@ -188,6 +192,9 @@ static int smq_iser_login_round(struct smq_iser_conn *conn,
 	ret = smq_iser_mgmt_exchange(conn, smq_iser_build_login, s, s->dlen,
 				     SMQ_ISER_MGMT_TIMEOUT, s->itt);
 	if (ret < 0) {
+		/* A close in the security stage is a refusal: the caller logs */
+		if (ret == -ECONNRESET && s->csg == SMQ_ISCSI_STAGE_SECURITY)
+			return ret;
 		if (smq_iser_conn_log_ok(conn))
 			pr_err("host%u session %u: no answer to the login request of stage %u (%d)\n",
 			       host_no, conn->idx, s->csg, ret);
@@ -201,9 +208,20 @@ static int smq_iser_login_round(struct smq_iser_conn *conn,
 		return -EPROTO;
 	}
 	if (rsp->u.login.status_class != SMQ_ISCSI_LOGIN_SUCCESS) {
+		const struct smq_iser_opts *o = &conn->ihost->opts;
+		bool auth = rsp->u.login.status_class ==
+			    SMQ_ISCSI_LOGIN_INITIATOR_ERR &&
+			    (rsp->u.login.status_detail == 1 ||
+			     rsp->u.login.status_detail == 2);
+
 		if (smq_iser_conn_log_ok(conn))
-			pr_err("host%u session %u: login refused: status class %u detail %u\n",
-			       host_no, conn->idx, rsp->u.login.status_class,
+			pr_err("host%u session %u: %s %pISpc: login refused: %s (status class %u detail %u)\n",
+			       host_no, conn->idx,
+			       o->discovery ? "discovery" : o->target, &o->dst,
+			       !auth ? "by the target" : o->username[0] ?
+			       "CHAP authentication failed (username/password)" :
+			       "authentication required (no username/password)",
+			       rsp->u.login.status_class,
 			       rsp->u.login.status_detail);
 		return rsp->u.login.status_class == SMQ_ISCSI_LOGIN_INITIATOR_ERR ?
 		       -EACCES : -EAGAIN;
@@ -235,13 +253,132 @@ static int smq_iser_security_keys(struct smq_iser_conn *conn, char *buf,
 				 o->initiator);
 	if (!ret)
 		ret = smq_iscsi_text_add(buf, SMQ_ISER_LOGIN_DATA, off,
-					 "SessionType", "Normal");
-	if (!ret)
+					 "SessionType",
+					 o->discovery ? "Discovery" : "Normal");
+	if (!ret && !o->discovery)
 		ret = smq_iscsi_text_add(buf, SMQ_ISER_LOGIN_DATA, off,
 					 "TargetName", o->target);
+	return ret;
+}
+
+/*
+ * One login request (text in control buffer 0) and its response's text
+ * in @join: while the target sets C (more text follows), answer with empty
+ * requests (T clear) and join the pieces (RFC 7143 11.13.3).
+ */
+static int smq_iser_login_text(struct smq_iser_conn *conn,
+			       struct smq_iser_login_step *s,
+			       struct smq_iscsi_pdu *rsp, char *join,
+			       size_t *jlen)
+{
+	unsigned int n;
+	int ret;
+
+	*jlen = 0;
+	for (n = 0; ; n++) {
+		ret = smq_iser_login_round(conn, s, rsp);
+		if (ret)
+			return ret;
+		if (rsp->data && rsp->dlen) {
+			if (rsp->dlen > SMQ_ISER_LOGIN_JOIN - *jlen) {
+				pr_err("host%u session %u: login: text of more than %u bytes\n",
+				       conn->ihost->shost->host_no, conn->idx,
+				       SMQ_ISER_LOGIN_JOIN);
+				return -EPROTO;
+			}
+			memcpy(join + *jlen, rsp->data, rsp->dlen);
+			*jlen += rsp->dlen;
+		}
+		if (!rsp->u.login.cont)
+			return 0;
+		if (n >= SMQ_ISER_LOGIN_ROUNDS || rsp->u.login.transit)
+			return -EPROTO;
+		s->dlen = 0;
+		s->transit = false;
+	}
+}
+
+/*
+ * Security stage: InitiatorName, SessionType, TargetName and AuthMethod,
+ * then CHAP if the target chose it (smq_iscsi_security_step()), until the
+ * target moves on to the operational stage.  Every failure is logged
+ * once, with the target's name and the reason (never a secret).
+ */
+static int smq_iser_security(struct smq_iser_conn *conn, u32 itt,
+			     char *join)
+{
+	char *text = (char *)conn->ctrl[0].buf + SMQ_ISER_HDRS_LEN;
+	const struct smq_iser_opts *o = &conn->ihost->opts;
+	struct smq_iser_login_step s;
+	struct smq_iscsi_chap *chap;
+	struct smq_iscsi_pdu rsp;
+	char why[SMQ_ISCSI_WHY_LEN];
+	bool transit, tt;
+	size_t off = 0, jlen;
+	int ret, round;
+
+	chap = smq_iser_chap_alloc(o);
+	if (!chap)
+		return -ENOMEM;
+	why[0] = '\0';
+	ret = smq_iser_security_keys(conn, text, &off);
 	if (!ret)
-		ret = smq_iscsi_text_add(buf, SMQ_ISER_LOGIN_DATA, off,
-					 "AuthMethod", "None");
+		ret = smq_iscsi_security_offer(chap, text, SMQ_ISER_LOGIN_DATA,
+					       &off, &transit);
+	for (round = 0; !ret; round++) {
+		if (round >= SMQ_ISER_LOGIN_ROUNDS) {
+			ret = -EPROTO;
+			break;
+		}
+		s = (struct smq_iser_login_step){ SMQ_ISCSI_STAGE_SECURITY,
+			SMQ_ISCSI_STAGE_OPERATIONAL, transit, off, itt };
+		ret = smq_iser_login_text(conn, &s, &rsp, join, &jlen);
+		if (ret == -ECONNRESET) {
+			/*
+			 * LIO refuses AuthMethod=None where CHAP is required,
+			 * and a failed CHAP, by closing the connection; its
+			 * status 2/1 response, if any, may come after the close.
+			 */
+			strscpy(why, chap->name ? "the target closed the connection (CHAP refused?)" :
+				"the target closed the connection (CHAP required? no username given)",
+				sizeof(why));
+			ret = -EACCES;
+		}
+		if (ret == -EACCES && why[0]) {
+			if (smq_iser_conn_log_ok(conn))
+				pr_err("host%u session %u: %s %pISpc: login refused: %s\n",
+				       conn->ihost->shost->host_no, conn->idx,
+				       o->discovery ? "discovery" : o->target,
+				       &o->dst, why);
+			break;
+		}
+		if (ret)
+			break;
+		tt = rsp.u.login.transit;
+		if (rsp.u.login.csg != SMQ_ISCSI_STAGE_SECURITY ||
+		    (tt && rsp.u.login.nsg != SMQ_ISCSI_STAGE_OPERATIONAL)) {
+			strscpy(why, "response to the security stage in another stage",
+				sizeof(why));
+			ret = -EPROTO;
+		} else {
+			off = 0;
+			ret = smq_iscsi_security_step(chap, join, jlen, tt, text,
+						      SMQ_ISER_LOGIN_DATA, &off,
+						      &transit, why, sizeof(why));
+		}
+		if (ret == -EACCES || ret == -EPROTO) {
+			if (smq_iser_conn_log_ok(conn))
+				pr_err("host%u session %u: %s %pISpc: login: %s%s\n",
+				       conn->ihost->shost->host_no, conn->idx,
+				       o->discovery ? "discovery" : o->target,
+				       &o->dst, ret == -EACCES ?
+				       "authentication failed: " : "", why);
+			break;
+		}
+		if (ret || tt)
+			break;
+	}
+	smq_iser_chap_free(chap);
 	return ret;
 }
 
@@ -249,10 +386,13 @@ static int smq_iser_security_keys(struct smq_iser_conn *conn, char *buf,
  * smq_iser_login - log a connected session in
  * @conn: connection in SMQ_ISER_LOGIN (mgmt_mutex held)
  *
- * Security stage with AuthMethod=None, then the operational stage
- * (smq_iscsi_login_keys()) until the target moves to full feature phase;
- * the receive buffers of that phase are posted before the final request,
- * as RFC 7145 asks.
+ * Security stage (AuthMethod=None, or CHAP with the host's username and
+ * password, mutual with username_in and password_in), then the
+ * operational stage (smq_iscsi_login_keys()) until the target moves to
+ * full feature phase; the receive buffers of that phase are posted before
+ * the final request, as RFC 7145 asks.  Text continued with the C bit is
+ * joined.  An authentication failure (ours or the target's) is -EACCES
+ * and logged once, here.
  *
  * Return: 0 (the session is up) or a negative errno.
  */
@@ -264,56 +404,47 @@ int smq_iser_login(struct smq_iser_conn *conn)
 	struct smq_iscsi_pdu rsp;
 	char why[SMQ_ISCSI_WHY_LEN];
 	bool posted = false;
-	size_t off;
+	size_t off, jlen;
+	char *join;
 	int ret, round;
 	u32 itt;
 
 	lockdep_assert_held(&conn->mgmt_mutex);
 	smq_iscsi_params_default(&conn->params);
 	itt = smq_iser_ctrl_itt(conn);	/* one ITT for the whole login phase */
+	join = kmalloc(SMQ_ISER_LOGIN_JOIN, GFP_KERNEL);
+	if (!join)
+		return -ENOMEM;
 
-	/* Security stage: no authentication, then on to operational. */
-	for (round = 0; ; round++) {
-		off = 0;
-		ret = round ? 0 : smq_iser_security_keys(conn, text, &off);
-		if (ret)
-			return ret;
-		s = (struct smq_iser_login_step){ SMQ_ISCSI_STAGE_SECURITY,
-			SMQ_ISCSI_STAGE_OPERATIONAL, true, off, itt };
-		ret = smq_iser_login_round(conn, &s, &rsp);
-		if (ret)
-			return ret;
-		if (rsp.u.login.transit)
-			break;
-		if (round >= SMQ_ISER_LOGIN_ROUNDS)
-			return -EPROTO;
-	}
+	ret = smq_iser_security(conn, itt, join);
+	if (ret)
+		goto out;
 
 	/* Operational stage: propose, answer what the target offers. */
 	off = 0;
 	ret = smq_iscsi_login_keys(&conn->params, text, SMQ_ISER_LOGIN_DATA, &off);
 	for (round = 0; !ret; round++) {
-		if (round >= SMQ_ISER_LOGIN_ROUNDS)
-			return -EPROTO;
+		if (round >= SMQ_ISER_LOGIN_ROUNDS) {
+			ret = -EPROTO;
+			goto out;
+		}
 		if (!posted) {
 			ret = smq_iser_post_ffp_recv(conn);
 			if (ret)
-				return ret;
+				goto out;
 			posted = true;
 		}
 		s = (struct smq_iser_login_step){ SMQ_ISCSI_STAGE_OPERATIONAL,
 			SMQ_ISCSI_STAGE_FULL_FEATURE, true, off, itt };
-		ret = smq_iser_login_round(conn, &s, &rsp);
+		ret = smq_iser_login_text(conn, &s, &rsp, join, &jlen);
 		if (ret)
-			return ret;
-		ret = smq_iscsi_login_negotiate(&conn->params,
-						(const char *)rsp.data,
-						rsp.data ? rsp.dlen : 0, why,
+			goto out;
+		ret = smq_iscsi_login_negotiate(&conn->params, join, jlen, why,
 						sizeof(why));
 		if (ret) {
 			pr_err("host%u session %u: login: %s\n", host_no,
 			       conn->idx, why);
-			return ret;
+			goto out;
 		}
 		if (rsp.u.login.transit &&
 		    rsp.u.login.nsg == SMQ_ISCSI_STAGE_FULL_FEATURE)
@@ -323,11 +454,11 @@ int smq_iser_login(struct smq_iser_conn *conn)
 						 SMQ_ISER_LOGIN_DATA, &off);
 	}
 	if (ret)
-		return ret;
+		goto out;
 	ret = smq_iscsi_login_check(&conn->params, why, sizeof(why));
 	if (ret) {
 		pr_err("host%u session %u: login: %s\n", host_no, conn->idx, why);
-		return ret;
+		goto out;
 	}
 	conn->tsih = rsp.u.login.tsih;
 	spin_lock_bh(&conn->lock);
@@ -336,6 +467,8 @@ int smq_iser_login(struct smq_iser_conn *conn)
 	else
 		ret = -ECONNRESET;
 	spin_unlock_bh(&conn->lock);
+out:
+	kfree(join);
 	return ret;
 }
 

@@ -24,6 +24,13 @@
 #   lio_tpg_disable K / lio_tpg_enable K     target K's tpgt_1/enable 0 / 1
 #                                (disable drops its sessions, refuses logins)
 #   lio_portal_del K / lio_portal_add K      remove / re-create K's portal
+#   lio_chap_target IQN INITIATOR MB USER PASS [MUSER MPASS]
+#                                one more target IQN: one RAM LUN of MB MiB,
+#                                the iSER portal, authentication=1, no demo
+#                                mode, an ACL for INITIATOR (LUN 0 mapped)
+#                                with CHAP USER/PASS (and mutual MUSER/MPASS)
+#   lio_chap_auth IQN INITIATOR USER PASS [MUSER MPASS]
+#                                change that ACL's CHAP (no MUSER: one-way)
 #   iscsi_peer_up                /etc/iscsi, ib_iser, iscsid running
 #   iscsi_peer_login QD [SESSIONS]  discover over iSER, set queue_depth,
 #                                cmds_max and nr_sessions (1), log in to
@@ -176,6 +183,41 @@ lio_iser_up() { # N M MODE SIZE_MB [CMDSN_DEPTH]
 	iser_log "LIO: $_lu_n target(s) x $_lu_m LUN(s), $_lu_mode, $_lu_mb MiB, cmdsn_depth $_lu_depth"
 }
 
+lio_chap_auth() { # IQN INITIATOR USER PASS [MUSER MPASS]
+	_ca=$LIO/iscsi/$1/tpgt_1/acls/$2/auth
+	# No newline: LIO keeps the whole write as the name or secret.
+	{ printf %s "$3" >"$_ca/userid" && printf %s "$4" >"$_ca/password" &&
+		printf %s "${5:-NULL}" >"$_ca/userid_mutual" &&
+		printf %s "${6:-NULL}" >"$_ca/password_mutual"; } ||
+		{ iser_log "cannot set CHAP in $_ca"; return 1; }
+}
+
+lio_chap_target() { # IQN INITIATOR MB USER PASS [MUSER MPASS]
+	_ct_tpg=$LIO/iscsi/$1/tpgt_1
+	_ct_bs=$LIO/core/rd_mcp_0/chap-${1##*:}
+	{ mkdir -p "$_ct_tpg/lun/lun_0" "$_ct_bs" &&
+		say "rd_pages=$(($3 * 256))" >"$_ct_bs/control" &&
+		say 1 >"$_ct_bs/enable" &&
+		ln -s "$_ct_bs" "$_ct_tpg/lun/lun_0/smq"; } ||
+		{ iser_log "cannot make $_ct_tpg"; return 1; }
+	_ct_p=$_ct_tpg/np/$ISER_IP:$ISER_PORT
+	{ mkdir -p "$_ct_p" && say 1 >"$_ct_p/iser"; } ||
+		{ iser_log "cannot make the portal of $1"; return 1; }
+	for _ct_a in generate_node_acls=0 demo_mode_write_protect=0 authentication=1; do
+		say "${_ct_a#*=}" >"$_ct_tpg/attrib/${_ct_a%%=*}" ||
+			{ iser_log "cannot set $_ct_a"; return 1; }
+	done
+	_ct_acl=$_ct_tpg/acls/$2
+	{ mkdir -p "$_ct_acl/lun_0" &&
+		ln -s "$_ct_tpg/lun/lun_0" "$_ct_acl/lun_0/map"; } ||
+		{ iser_log "cannot make the ACL $_ct_acl"; return 1; }
+	_ct_iqn=$1 _ct_ini=$2
+	shift 3
+	lio_chap_auth "$_ct_iqn" "$_ct_ini" "$@" || return 1
+	say 1 >"$_ct_tpg/enable" || { iser_log "cannot enable $_ct_tpg"; return 1; }
+	iser_log "LIO: CHAP target $_ct_iqn for $_ct_ini"
+}
+
 # lio_down: tolerates any half-made state; unloads the modules.
 lio_down() {
 	_ld_rc=0
@@ -184,6 +226,16 @@ lio_down() {
 		for _ld_tpg in "$_ld_t"/tpgt_*; do
 			[ -d "$_ld_tpg" ] || continue
 			say 0 >"$_ld_tpg/enable" 2>/dev/null
+			# ACLs first: their mapped LUNs hold the LUNs
+			for _ld_a in "$_ld_tpg"/acls/*; do
+				[ -d "$_ld_a" ] || continue
+				for _ld_m in "$_ld_a"/lun_*; do
+					[ -d "$_ld_m" ] || continue
+					find "$_ld_m" -maxdepth 1 -type l -exec rm -f {} +
+					rmdir "$_ld_m" || _ld_rc=1
+				done
+				rmdir "$_ld_a" || _ld_rc=1
+			done
 			for _ld_l in "$_ld_tpg"/lun/lun_*; do
 				[ -d "$_ld_l" ] || continue
 				find "$_ld_l" -maxdepth 1 -type l -exec rm -f {} +
