@@ -15,7 +15,7 @@
 
 #define SMQ_ISER_CM_TIMEOUT_MS		3000
 #define SMQ_ISER_BACKOFF_MIN		(HZ / 4)
-#define SMQ_ISER_BACKOFF_MAX		(4 * HZ)
+#define SMQ_ISER_BACKOFF_MAX		HZ
 
 const char *smq_iser_state_name(enum smq_iser_conn_state s)
 {

@@ -339,7 +339,8 @@ static int smq_iser_security(struct smq_iser_conn *conn, u32 itt,
 			 * and a failed CHAP, by closing the connection; its
 			 * status 2/1 response, if any, may come after the close.
 			 */
-			strscpy(why, chap->name ? "the target closed the connection (CHAP refused?)" :
+			strscpy(why, chap->name ?
+				"the target closed the connection (CHAP refused?)" :
 				"the target closed the connection (CHAP required? no username given)",
 				sizeof(why));
 			ret = -EACCES;

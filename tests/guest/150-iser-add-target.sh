@@ -11,7 +11,7 @@
 # of a number that is no smq_iser host (or not a number) is EINVAL; a
 # second host for a target is refused (EEXIST). An address nobody answers,
 # a port with no portal and a target LIO does not have fail add_target with
-# EHOSTUNREACH / ETIMEDOUT, ECONNREFUSED and EACCES (one log line) within
+# EHOSTUNREACH / ETIMEDOUT, ECONNREFUSED and EAGAIN (one log line) within
 # a minute, leaving no host. Then the
 # target's host is removed and added back with a good string: one new host,
 # its iser_target names the target, its disk reads.
@@ -85,9 +85,10 @@ failed_add() {
 failed_add "dst=10.0.0.77:3260,target=$iqn" "-113 -110" 60
 # No portal on that port: the connection is refused (or unreachable).
 failed_add "dst=$ISER_IP:3261,target=$iqn" "-111 -113 -110" 60
-# A target LIO does not have: the login is refused (initiator error).
-failed_add "dst=$dst,target=${ISER_IQN}nosuch" "-13" 60
-dmesg | grep -q "login refused: status class 2" || fail "no log line for the refused login"
+# A target LIO does not have: the login is refused (LIO answers "service
+# unavailable", status class 3: EAGAIN; an initiator error would be EACCES).
+failed_add "dst=$dst,target=${ISER_IQN}nosuch" "-11 -13" 60
+dmesg | grep -q "${ISER_IQN}nosuch.*login refused" || fail "no log line for the refused login"
 
 h=$(smq_iser_host_of 0) || fail "no smq_iser host for $iqn"
 einval "$rem" 99999
