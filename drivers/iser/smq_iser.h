@@ -361,6 +361,7 @@ const char *smq_iser_state_name(enum smq_iser_conn_state s);
 /* smq_iser_session.c */
 int smq_iser_login(struct smq_iser_conn *conn);
 void smq_iser_logout(struct smq_iser_conn *conn);
+int smq_iser_sendtargets(struct smq_iser_conn *conn, char *out, size_t size);
 int smq_iser_tmf(struct smq_iser_conn *conn, u8 function, u64 lun,
 		 struct smq_iser_task *task);
 void smq_iser_nop_reply(struct smq_iser_conn *conn,

@@ -598,7 +598,8 @@ int smq_iser_conn_init(struct smq_iser_conn *conn, struct smq_iser_host *ih,
 		struct smq_iser_rx *rx = &conn->rx[i];
 
 		rx->conn = conn;
-		rx->len = SMQ_ISER_RX_LEN;
+		/* A discovery session receives text, up to a login's size. */
+		rx->len = ih->opts.discovery ? SMQ_ISER_LOGIN_LEN : SMQ_ISER_RX_LEN;
 		rx->cqe.done = smq_iser_recv_done;
 		rx->buf = kzalloc(rx->len, GFP_KERNEL);
 		if (!rx->buf)

@@ -357,6 +357,14 @@ void smq_iscsi_params_default(struct smq_iscsi_params *p)
 	p->data_digest = false;
 }
 
+/*
+ * The keys a discovery session proposes: the session-wide ones are
+ * irrelevant there (RFC 7143 13, LIO's iscsi_set_keys_irrelevant_for_
+ * discovery()); digests and the iSER connection keys stay.
+ */
+#define SMQ_DISCOVERY_KEYS	(BIT(K_HDR_DIGEST) | BIT(K_DATA_DIGEST) | \
+				 BIT(K_RDMA) | BIT(K_IRDSL) | BIT(K_TRDSL))
+
 /* Append key @i with the current value of @p. */
 static int smq_key_add(struct smq_iscsi_params *p, unsigned int i, char *buf,
 		       size_t size, size_t *off)
@@ -384,7 +392,8 @@ static int smq_key_add(struct smq_iscsi_params *p, unsigned int i, char *buf,
  * Proposes the session and connection keys LIO negotiates with an iSER
  * initiator (iscsi_set_keys_to_negotiate() with iser), so that the target
  * has nothing left to offer; MaxOutstandingUnexpectedPDUs only if not 0,
- * never MaxRecvDataSegmentLength (irrelevant over iSER).
+ * never MaxRecvDataSegmentLength (irrelevant over iSER).  A discovery
+ * session (@p->discovery) proposes only the digests and the iSER keys.
  *
  * Return: 0, or -ENOSPC (*@off then tells how far it got).
  */
@@ -396,6 +405,8 @@ int smq_iscsi_login_keys(struct smq_iscsi_params *p, char *buf, size_t size,
 
 	for (i = 0; i < K_MRDSL; i++) {
 		if (i == K_MAX_UNEXP && !p->max_unexpected)
+			continue;
+		if (p->discovery && !(BIT(i) & SMQ_DISCOVERY_KEYS))
 			continue;
 		ret = smq_key_add(p, i, buf, size, off);
 		if (ret)
@@ -471,6 +482,9 @@ static int smq_key_apply(struct smq_iscsi_params *p, unsigned int i,
 	int b;
 
 	if (special) {
+		/* A discovery session runs on defaults where irrelevant. */
+		if (p->discovery && r->val[0] == 'I' && !offer)
+			return 0;
 		if (offer)
 			return smq_why(why, whylen, r->key, r->klen,
 				       "offered with a special value");
@@ -506,7 +520,11 @@ static int smq_key_apply(struct smq_iscsi_params *p, unsigned int i,
 			*f = false;
 		} else if (k->type == SMQ_KEY_AND) {
 			*f = *f && b;
-			if (k->flags & SMQ_KF_MUST && !*f)
+			/*
+			 * A discovery session runs without them (LIO says
+			 * No): its text PDUs are iSER control messages.
+			 */
+			if (k->flags & SMQ_KF_MUST && !*f && !p->discovery)
 				return smq_why(why, whylen, r->key, r->klen,
 					       "target refuses RDMA extensions");
 		} else {
@@ -639,9 +657,9 @@ int smq_iscsi_login_negotiate(struct smq_iscsi_params *p, const char *data,
  *
  * Every proposed key whose result our proposal does not settle alone
  * must have been answered (numbers, digests, RDMAExtensions=Yes,
- * ImmediateData=Yes, an OR key proposed No), RDMAExtensions must be Yes,
- * no digest, ERL 0, and FirstBurstLength <= MaxBurstLength where
- * unsolicited data is allowed.
+ * ImmediateData=Yes, an OR key proposed No), RDMAExtensions must be Yes
+ * (but for a discovery session), no digest, ERL 0, and FirstBurstLength
+ * <= MaxBurstLength where unsolicited data is allowed.
  *
  * Return: 0, or -EPROTO with @why set.
  */
@@ -666,7 +684,7 @@ int smq_iscsi_login_check(const struct smq_iscsi_params *p, char *why,
 			return smq_why(why, whylen, k->name, strlen(k->name),
 				       "not answered");
 	}
-	if (!p->rdma_ext)
+	if (!p->rdma_ext && !p->discovery)
 		return smq_why(why, whylen, "RDMAExtensions", 14, "not Yes");
 	if (p->header_digest || p->data_digest)
 		return smq_why(why, whylen, "HeaderDigest", 12,

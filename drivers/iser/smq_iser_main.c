@@ -363,33 +363,32 @@ static bool smq_iser_same_target(const struct smq_iser_opts *a,
 	       !memcmp(&a->dst, &b->dst, sizeof(a->dst));
 }
 
-static int smq_iser_host_add(const struct smq_iser_opts *o)
+/*
+ * A host with its sessions' memory, not added, not logged in; hosts lock
+ * held.  On failure nothing is left.
+ */
+static struct smq_iser_host *smq_iser_host_new(const struct smq_iser_opts *o,
+					       int *err)
 {
 	struct smq_scsi_host *shost;
-	struct smq_iser_host *ih, *other;
+	struct smq_iser_host *ih;
 	unsigned int i;
 	int ret;
 
 	lockdep_assert_held(&smq_iser_hosts_lock);
-	if (smq_iser_exiting)
-		return -ENODEV;
-	list_for_each_entry(other, &smq_iser_hosts, entry) {
-		if (smq_iser_same_target(&other->opts, o)) {
-			pr_err("add_target: target=%s is already host%u\n",
-			       o->target, other->shost->host_no);
-			return -EEXIST;
-		}
-	}
+	*err = -ENOMEM;
 	ih = kzalloc(sizeof(*ih), GFP_KERNEL);
 	if (!ih)
-		return -ENOMEM;
+		return NULL;
 	ih->opts = *o;
 	shost = smq_scsi_host_alloc(&smq_iser_template, sizeof(ih));
-	if (IS_ERR_OR_NULL(shost)) {
+	if (!shost) {
+		smq_iser_opts_wipe(&ih->opts);
 		kfree(ih);
-		return shost ? PTR_ERR(shost) : -ENOMEM;
+		return NULL;
 	}
 	*(struct smq_iser_host **)smq_shost_priv(shost) = ih;
+	INIT_LIST_HEAD(&ih->entry);
 	ih->shost = shost;
 	shost->can_queue = o->queue_depth;
 	shost->cmd_per_lun = o->cmd_per_lun;
@@ -412,6 +411,34 @@ static int smq_iser_host_add(const struct smq_iser_opts *o)
 			goto free;
 		}
 	}
+	return ih;
+free:
+	*err = ret;
+	smq_iser_host_free(ih, false);
+	return NULL;
+}
+
+static int smq_iser_host_add(const struct smq_iser_opts *o)
+{
+	struct smq_iser_host *ih, *other;
+	struct smq_scsi_host *shost;
+	unsigned int i;
+	int ret;
+
+	lockdep_assert_held(&smq_iser_hosts_lock);
+	if (smq_iser_exiting)
+		return -ENODEV;
+	list_for_each_entry(other, &smq_iser_hosts, entry) {
+		if (smq_iser_same_target(&other->opts, o)) {
+			pr_err("add_target: target=%s is already host%u\n",
+			       o->target, other->shost->host_no);
+			return -EEXIST;
+		}
+	}
+	ih = smq_iser_host_new(o, &ret);
+	if (!ih)
+		return ret;
+	shost = ih->shost;
 	ret = smq_scsi_add_host(shost, smq_iser_ctl);
 	if (ret)
 		goto free;
@@ -464,6 +491,86 @@ static ssize_t add_target_store(struct device *dev,
 }
 static DEVICE_ATTR_WO(add_target);
 
+/*
+ * The last discovery's result, what reading ctl/discover returns; one
+ * discovery at a time (it also holds the hosts lock).
+ */
+static DEFINE_MUTEX(smq_iser_discover_lock);	/* smq_iser_discovered */
+static char *smq_iser_discovered;
+
+/* A temporary discovery session: log in, SendTargets, log out; hosts lock. */
+static int smq_iser_discover(const struct smq_iser_opts *o, char *out,
+			     size_t size)
+{
+	struct smq_iser_host *ih;
+	struct smq_iser_conn *conn;
+	int ret;
+
+	lockdep_assert_held(&smq_iser_hosts_lock);
+	if (smq_iser_exiting)
+		return -ENODEV;
+	ih = smq_iser_host_new(o, &ret);
+	if (!ih)
+		return ret;
+	conn = &ih->conns[0];
+	mutex_lock(&conn->mgmt_mutex);
+	ret = smq_iser_conn_start(conn);
+	if (!ret)
+		ret = smq_iser_sendtargets(conn, out, size);
+	mutex_unlock(&conn->mgmt_mutex);
+	smq_iser_host_free(ih, false);	/* logs out, tears down */
+	return ret;
+}
+
+static ssize_t discover_store(struct device *dev, struct device_attribute *attr,
+			      const char *buf, size_t count)
+{
+	struct smq_iser_opts *o;
+	char *out;
+	int ret;
+
+	o = kzalloc(sizeof(*o), GFP_KERNEL);
+	out = kzalloc(PAGE_SIZE, GFP_KERNEL);
+	if (!o || !out) {
+		kfree(o);
+		kfree(out);
+		return -ENOMEM;
+	}
+	o->discovery = true;
+	ret = smq_iser_parse_opts(buf, o);
+	if (!ret) {
+		/* One session of one command: a login, a text, a logout. */
+		o->queues = 1;
+		o->queue_depth = 1;
+		o->cmd_per_lun = 1;
+		mutex_lock(&smq_iser_hosts_lock);
+		ret = smq_iser_discover(o, out, PAGE_SIZE);
+		mutex_unlock(&smq_iser_hosts_lock);
+	}
+	smq_iser_opts_wipe(o);
+	kfree(o);
+	mutex_lock(&smq_iser_discover_lock);
+	kfree(smq_iser_discovered);
+	smq_iser_discovered = ret < 0 ? NULL : out;
+	mutex_unlock(&smq_iser_discover_lock);
+	if (ret < 0)
+		kfree(out);
+	return ret < 0 ? ret : count;
+}
+
+static ssize_t discover_show(struct device *dev, struct device_attribute *attr,
+			     char *buf)
+{
+	ssize_t len;
+
+	mutex_lock(&smq_iser_discover_lock);
+	len = sysfs_emit(buf, "%s", smq_iser_discovered ?: "");
+	mutex_unlock(&smq_iser_discover_lock);
+	return len;
+}
+/* Root only: the string may hold CHAP secrets, the answer names targets. */
+static DEVICE_ATTR(discover, 0600, discover_show, discover_store);
+
 static ssize_t remove_target_store(struct device *dev,
 				   struct device_attribute *attr,
 				   const char *buf, size_t count)
@@ -497,6 +604,7 @@ static DEVICE_ATTR_WO(remove_target);
 static struct attribute *smq_iser_ctl_attrs[] = {
 	&dev_attr_add_target.attr,
 	&dev_attr_remove_target.attr,
+	&dev_attr_discover.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(smq_iser_ctl);
@@ -724,6 +832,7 @@ static void __exit smq_iser_exit(void)
 	device_unregister(smq_iser_ctl);
 	class_unregister(&smq_iser_class);
 	destroy_workqueue(smq_iser_wq);
+	kfree(smq_iser_discovered);
 }
 
 module_init(smq_iser_init);

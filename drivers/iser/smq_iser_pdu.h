@@ -393,6 +393,7 @@ struct smq_iscsi_params {
 	bool immediate_data, initial_r2t;
 	bool data_pdu_in_order, data_seq_in_order;
 	bool rdma_ext, header_digest, data_digest;
+	bool discovery;
 	u32 proposed, answered, offered;
 };
 

@@ -412,6 +412,7 @@ int smq_iser_login(struct smq_iser_conn *conn)
 
 	lockdep_assert_held(&conn->mgmt_mutex);
 	smq_iscsi_params_default(&conn->params);
+	conn->params.discovery = conn->ihost->opts.discovery;
 	itt = smq_iser_ctrl_itt(conn);	/* one ITT for the whole login phase */
 	join = kmalloc(SMQ_ISER_LOGIN_JOIN, GFP_KERNEL);
 	if (!join)
@@ -471,6 +472,129 @@ int smq_iser_login(struct smq_iser_conn *conn)
 out:
 	kfree(join);
 	return ret;
+}
+
+/* ---- SendTargets ------------------------------------------------------- */
+
+#define SMQ_ISER_SENDTARGETS_MAX	65536	/* text of all responses joined */
+#define SMQ_ISER_TEXT_ROUNDS		64
+
+struct smq_iser_text_arg {
+	u32 ttt;
+	u32 dlen;
+};
+
+static void smq_iser_build_text(struct smq_iser_conn *conn, u8 *bhs, u32 itt,
+				void *arg)
+{
+	const struct smq_iser_text_arg *a = arg;
+
+	lockdep_assert_held(&conn->lock);
+	smq_iscsi_build_text(bhs, itt, a->ttt, conn->cmdsn, conn->expstatsn,
+			     true, false, a->dlen);
+	conn->cmdsn++;		/* not immediate: it takes a CmdSN */
+}
+
+struct smq_iser_st_out {
+	char *buf;
+	size_t size, len;
+	const struct sockaddr_storage *portal;
+	int lines;
+};
+
+/* One target portal, as iscsiadm prints it: "address,tpgt name". */
+static int smq_iser_st_line(void *ctx, const char *target, const char *addr)
+{
+	struct smq_iser_st_out *o = ctx;
+	int n;
+
+	if (addr)
+		n = snprintf(o->buf + o->len, o->size - o->len, "%s %s\n", addr,
+			     target);
+	else	/* no TargetAddress: the portal we asked, its group unknown */
+		n = snprintf(o->buf + o->len, o->size - o->len, "%pISpc,-1 %s\n",
+			     o->portal, target);
+	if (n < 0 || (size_t)n >= o->size - o->len)
+		return -E2BIG;
+	o->len += n;
+	o->lines++;
+	return 0;
+}
+
+/* Text Requests until the final Text Response; the data joined in @all. */
+static int smq_iser_text_all(struct smq_iser_conn *conn, char *all,
+			     size_t *len)
+{
+	static const char key[] = "SendTargets=All";
+	struct smq_iser_text_arg a = { SMQ_ISCSI_RSVD_TAG, sizeof(key) };
+	struct smq_iscsi_pdu rsp;
+	u32 itt = 0;
+	int ret, round;
+
+	memcpy(conn->ctrl[0].buf + SMQ_ISER_HDRS_LEN, key, sizeof(key));
+	*len = 0;
+	for (round = 0; round < SMQ_ISER_TEXT_ROUNDS; round++) {
+		ret = smq_iser_mgmt_exchange(conn, smq_iser_build_text, &a,
+					     a.dlen, SMQ_ISER_MGMT_TIMEOUT, itt);
+		if (ret < 0)
+			return ret;
+		if (smq_iscsi_parse_pdu(conn->mgmt_buf + SMQ_ISER_HDR_LEN,
+					conn->mgmt_len - SMQ_ISER_HDR_LEN, &rsp) ||
+		    rsp.opcode != SMQ_ISCSI_OP_TEXT_RSP)
+			return -EPROTO;
+		if (rsp.data && rsp.dlen) {
+			if (*len + rsp.dlen > SMQ_ISER_SENDTARGETS_MAX)
+				return -E2BIG;
+			memcpy(all + *len, rsp.data, rsp.dlen);
+			*len += rsp.dlen;
+		}
+		if (rsp.u.text.final)
+			return 0;
+		/* More to come: ask again with its TTT, the same ITT, no text. */
+		itt = rsp.itt;
+		a.ttt = rsp.ttt;
+		a.dlen = 0;
+	}
+	return -EPROTO;
+}
+
+/**
+ * smq_iser_sendtargets - ask a discovery session for the targets it knows
+ * @conn: a discovery session, logged in (mgmt_mutex held)
+ * @out: receives one line per target portal, "address:port,tpgt name"
+ *	(iscsiadm's format), NUL-terminated
+ * @size: size of @out
+ *
+ * Sends SendTargets=All in a Text Request and follows the target's
+ * continuations (C bit) to the final response.
+ *
+ * Return: the number of lines, or a negative errno (-E2BIG: more than
+ * fits, -EPROTO: a malformed answer).
+ */
+int smq_iser_sendtargets(struct smq_iser_conn *conn, char *out, size_t size)
+{
+	struct smq_iser_st_out o = { out, size, 0, &conn->ihost->opts.dst, 0 };
+	size_t len;
+	char *all;
+	int ret;
+
+	lockdep_assert_held(&conn->mgmt_mutex);
+	if (!size)
+		return -E2BIG;
+	out[0] = '\0';
+	all = kmalloc(SMQ_ISER_SENDTARGETS_MAX, GFP_KERNEL);
+	if (!all)
+		return -ENOMEM;
+	ret = smq_iser_text_all(conn, all, &len);
+	if (!ret)
+		ret = smq_iscsi_sendtargets_parse(all, len, smq_iser_st_line, &o);
+	kfree(all);
+	if (ret < 0) {
+		pr_err("discover: %pISpc: SendTargets failed (%d)\n",
+		       &conn->ihost->opts.dst, ret);
+		return ret;
+	}
+	return o.lines;
 }
 
 /* ---- logout, TMF, NOP ---------------------------------------------------- */

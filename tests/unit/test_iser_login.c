@@ -456,6 +456,50 @@ static void test_sendtargets(void)
 	CHECK_EQ(st(T("TargetName\0"), &c), -EPROTO);
 }
 
+static void test_discovery_keys(void)
+{
+	struct smq_iscsi_params p;
+	char buf[1024];
+	size_t off = 0;
+
+	smq_iscsi_params_default(&p);
+	p.discovery = true;
+	CHECK_EQ(smq_iscsi_login_keys(&p, buf, sizeof(buf), &off), 0);
+	/* digests and the iSER keys only: nothing session-wide */
+	CHECK_MEM(buf, "HeaderDigest=None\0DataDigest=None\0RDMAExtensions=Yes\0"
+		  "InitiatorRecvDataSegmentLength=8192\0"
+		  "TargetRecvDataSegmentLength=8192\0", off);
+	/* the five keys above are all: nothing session-wide follows */
+	CHECK_EQ(off, sizeof("HeaderDigest=None\0DataDigest=None\0RDMAExtensions=Yes\0"
+			     "InitiatorRecvDataSegmentLength=8192\0"
+			     "TargetRecvDataSegmentLength=8192\0") - 1);
+	/* a target calling the iSER keys irrelevant there is fine */
+	CHECK_EQ(nego(&p, T("HeaderDigest=None\0DataDigest=None\0"
+			    "RDMAExtensions=Irrelevant\0"
+			    "TargetRecvDataSegmentLength=8192\0")), 0);
+	CHECK_EQ(smq_iscsi_login_check(&p, why, sizeof(why)), 0);
+	/* LIO runs a discovery session without RDMA extensions */
+	smq_iscsi_params_default(&p);
+	p.discovery = true;
+	off = 0;
+	CHECK_EQ(smq_iscsi_login_keys(&p, buf, sizeof(buf), &off), 0);
+	CHECK_EQ(nego(&p, T("HeaderDigest=None\0DataDigest=None\0"
+			    "RDMAExtensions=No\0")), 0);
+	CHECK_EQ(smq_iscsi_login_check(&p, why, sizeof(why)), 0);
+	CHECK(!p.rdma_ext);
+	/* a digest stays refused */
+	smq_iscsi_params_default(&p);
+	p.discovery = true;
+	off = 0;
+	CHECK_EQ(smq_iscsi_login_keys(&p, buf, sizeof(buf), &off), 0);
+	CHECK_EQ(nego(&p, T("HeaderDigest=CRC32C\0")), -EPROTO);
+	/* a normal session still needs them */
+	proposed(&p);
+	CHECK_EQ(nego(&p, T("RDMAExtensions=Irrelevant\0")), -EPROTO);
+	proposed(&p);
+	CHECK_EQ(nego(&p, T("RDMAExtensions=No\0")), -EPROTO);
+}
+
 static const struct smq_test tests[] = {
 	SMQ_TEST(test_text_add),
 	SMQ_TEST(test_login_keys),
@@ -464,6 +508,7 @@ static const struct smq_test tests[] = {
 	SMQ_TEST(test_offers),
 	SMQ_TEST(test_rejects),
 	SMQ_TEST(test_sendtargets),
+	SMQ_TEST(test_discovery_keys),
 };
 
 int main(void)
