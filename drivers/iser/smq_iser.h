@@ -57,6 +57,7 @@
 #define SMQ_ISER_DEF_NOOP_INTERVAL 5		/* seconds, as open-iscsi */
 #define SMQ_ISER_DEF_NOOP_TIMEOUT 5		/* seconds, as open-iscsi */
 #define SMQ_ISER_MAX_NOOP	3600		/* seconds */
+#define SMQ_ISER_LATE_MS	5000		/* iser_late_responses' delay */
 
 /* ITTs of control PDUs have bit 31 set; task ITTs: gen << 16 | tag */
 #define SMQ_ISER_ITT_CTRL	0x80000000U
@@ -91,8 +92,8 @@ struct smq_iser_opts {
 	unsigned int queue_depth;
 	unsigned int cmd_per_lun;
 	int replacement_timeout;
-	unsigned int noop_out_interval;
-	unsigned int noop_out_timeout;
+	int noop_out_interval;
+	int noop_out_timeout;
 	char username[SMQ_CHAP_NAME_MAX + 1];
 	char password[SMQ_CHAP_SECRET_MAX + 1];
 	char username_in[SMQ_CHAP_NAME_MAX + 1];
@@ -234,6 +235,15 @@ struct smq_iser_ctrl {
  * @ping_sent: jiffies when it was sent
  * @pings: NOP-Outs sent as keepalive
  * @ping_timeouts: connections declared lost for an unanswered ping
+ * @epoch: connections made (mgmt_mutex): a held response belongs to one
+ * @stale_rsp: SCSI Responses that matched no command in flight (a late
+ *	answer to a command taken back), dropped (conn->lock)
+ * @late_work: delivers the held response (fault injection)
+ * @late_buf: the held SCSI Response (SMQ_ISER_RX_LEN bytes)
+ * @late_len: its length
+ * @late_wc: what its work completion said about remote invalidation
+ * @late_epoch: @epoch when it was received
+ * @late_held: a response is held (conn->lock)
  * @reconnects: successful logins after the first
  * @attempts: failed logins since the connection was lost
  * @ctrl_seq: ITT sequence of control PDUs
@@ -287,6 +297,14 @@ struct smq_iser_conn {
 	unsigned long ping_sent;
 	unsigned long pings;
 	unsigned int ping_timeouts;
+	unsigned int epoch;
+	unsigned long stale_rsp;
+	struct delayed_work late_work;
+	u8 *late_buf;
+	unsigned int late_len;
+	struct ib_wc late_wc;
+	unsigned int late_epoch;
+	bool late_held;
 	unsigned int reconnects;
 	unsigned int attempts;
 	u32 ctrl_seq;
@@ -304,6 +322,8 @@ struct smq_iser_conn {
  * @removing: remove_target or rmmod started: no reconnect, commands fail
  * @drop_rsp: SCSI Responses still to drop as if lost (fault injection,
  *	hostN/iser_drop_responses): their commands time out
+ * @late_rsp: SCSI Responses still to deliver SMQ_ISER_LATE_MS late (fault
+ *	injection, hostN/iser_late_responses; one held per session at a time)
  */
 struct smq_iser_host {
 	struct smq_scsi_host *shost;
@@ -312,6 +332,7 @@ struct smq_iser_host {
 	struct list_head entry;
 	bool removing;
 	atomic_t drop_rsp;
+	atomic_t late_rsp;
 };
 
 /**
@@ -389,6 +410,7 @@ int smq_iser_forget_task(struct smq_iser_conn *conn,
 			 struct smq_scsi_cmnd *cmd);
 void smq_iser_window_rx(struct smq_iser_conn *conn,
 			const struct smq_iscsi_pdu *p);
+void smq_iser_late_work(struct work_struct *work);
 
 /* smq_iser_eh.c */
 enum smq_eh_timer_return smq_iser_eh_timed_out(struct smq_scsi_cmnd *cmd);

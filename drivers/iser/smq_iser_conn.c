@@ -399,6 +399,7 @@ int smq_iser_conn_start(struct smq_iser_conn *conn)
 	int ret;
 
 	lockdep_assert_held(&conn->mgmt_mutex);
+	WRITE_ONCE(conn->epoch, conn->epoch + 1);
 	id = rdma_create_id(&init_net, smq_iser_cm_handler, conn, RDMA_PS_TCP,
 			    IB_QPT_RC);
 	if (IS_ERR(id))
@@ -566,6 +567,7 @@ int smq_iser_conn_init(struct smq_iser_conn *conn, struct smq_iser_host *ih,
 	INIT_DELAYED_WORK(&conn->recover_work, smq_iser_recover_work);
 	INIT_DELAYED_WORK(&conn->tmo_work, smq_iser_tmo_work);
 	INIT_DELAYED_WORK(&conn->nop_work, smq_iser_nop_work);
+	INIT_DELAYED_WORK(&conn->late_work, smq_iser_late_work);
 	conn->state = SMQ_ISER_DOWN;
 	/* ISID type 2 (random): a per-host value, the queue in the last byte */
 	conn->isid[0] = 0x80;
@@ -579,8 +581,9 @@ int smq_iser_conn_init(struct smq_iser_conn *conn, struct smq_iser_host *ih,
 	conn->rx = kcalloc(conn->nr_rx, sizeof(*conn->rx), GFP_KERNEL);
 	conn->mgmt_buf = kzalloc(SMQ_ISER_LOGIN_LEN, GFP_KERNEL);
 	conn->login_rx.buf = kzalloc(SMQ_ISER_LOGIN_LEN, GFP_KERNEL);
+	conn->late_buf = kzalloc(SMQ_ISER_RX_LEN, GFP_KERNEL);
 	if (!conn->tasks || !conn->hdrs || !conn->rx || !conn->mgmt_buf ||
-	    !conn->login_rx.buf)
+	    !conn->login_rx.buf || !conn->late_buf)
 		return -ENOMEM;
 	conn->login_rx.conn = conn;
 	conn->login_rx.len = SMQ_ISER_LOGIN_LEN;
@@ -631,6 +634,7 @@ void smq_iser_conn_exit(struct smq_iser_conn *conn)
 	for (i = 0; conn->rx && i < conn->nr_rx; i++)
 		kfree(conn->rx[i].buf);
 	kfree(conn->login_rx.buf);
+	kfree(conn->late_buf);
 	kfree(conn->mgmt_buf);
 	kfree(conn->rx);
 	kfree(conn->hdrs);

@@ -347,6 +347,7 @@ static void smq_iser_scsi_rsp(struct smq_iser_conn *conn,
 	spin_lock_bh(&conn->lock);
 	t = smq_iser_find_task(conn, p->itt);
 	if (!t || t->rsp || t->forgotten) {
+		conn->stale_rsp++;
 		spin_unlock_bh(&conn->lock);
 		pr_debug("host%u: response for unknown ITT %#x dropped\n",
 			 conn->ihost->shost->host_no, p->itt);
@@ -408,6 +409,63 @@ static void smq_iser_async(struct smq_iser_conn *conn,
 	}
 }
 
+/*
+ * Fault injection (hostN/iser_late_responses): keep this SCSI Response and
+ * deliver it SMQ_ISER_LATE_MS later, as a target or fabric that answers
+ * after the initiator gave up would.  True when it was held.
+ */
+static bool smq_iser_hold_late(struct smq_iser_conn *conn,
+			       struct smq_iser_rx *rx, struct ib_wc *wc)
+{
+	bool held = false;
+
+	if (likely(!atomic_read(&conn->ihost->late_rsp)))
+		return false;
+	spin_lock_bh(&conn->lock);
+	if (!conn->late_held && wc->byte_len <= SMQ_ISER_RX_LEN &&
+	    atomic_add_unless(&conn->ihost->late_rsp, -1, 0)) {
+		memcpy(conn->late_buf, rx->buf, wc->byte_len);
+		conn->late_len = wc->byte_len;
+		conn->late_wc.wc_flags = wc->wc_flags;
+		conn->late_wc.ex.invalidate_rkey = wc->ex.invalidate_rkey;
+		conn->late_epoch = READ_ONCE(conn->epoch);
+		conn->late_held = true;
+		held = true;
+	}
+	spin_unlock_bh(&conn->lock);
+	if (held)
+		queue_delayed_work(smq_iser_wq, &conn->late_work,
+				   msecs_to_jiffies(SMQ_ISER_LATE_MS));
+	return held;
+}
+
+/**
+ * smq_iser_late_work - deliver a held SCSI Response (conn->late_work)
+ * @work: the work item
+ *
+ * Under mgmt_mutex, so the connection it arrived on cannot be torn down
+ * meanwhile; dropped if that connection is gone.  Its command has usually
+ * timed out and been taken back by then: the response must match nothing.
+ */
+void smq_iser_late_work(struct work_struct *work)
+{
+	struct smq_iser_conn *conn = container_of(to_delayed_work(work),
+						  struct smq_iser_conn,
+						  late_work);
+	struct smq_iscsi_pdu p;
+
+	mutex_lock(&conn->mgmt_mutex);
+	if (READ_ONCE(conn->state) == SMQ_ISER_UP &&
+	    conn->late_epoch == conn->epoch &&
+	    !smq_iscsi_parse_pdu(conn->late_buf + SMQ_ISER_HDR_LEN,
+				 conn->late_len - SMQ_ISER_HDR_LEN, &p))
+		smq_iser_scsi_rsp(conn, &p, &conn->late_wc);
+	spin_lock_bh(&conn->lock);
+	conn->late_held = false;
+	spin_unlock_bh(&conn->lock);
+	mutex_unlock(&conn->mgmt_mutex);
+}
+
 /* One PDU from the target; false: the connection must go. */
 static bool smq_iser_rx_pdu(struct smq_iser_conn *conn, struct smq_iser_rx *rx,
 			    struct ib_wc *wc)
@@ -434,7 +492,8 @@ static bool smq_iser_rx_pdu(struct smq_iser_conn *conn, struct smq_iser_rx *rx,
 		smq_iser_window_rx(conn, &p);
 	switch (p.opcode) {
 	case SMQ_ISCSI_OP_SCSI_RSP:
-		smq_iser_scsi_rsp(conn, &p, wc);
+		if (!smq_iser_hold_late(conn, rx, wc))
+			smq_iser_scsi_rsp(conn, &p, wc);
 		break;
 	case SMQ_ISCSI_OP_NOOP_IN:
 		if (p.itt != SMQ_ISCSI_RSVD_TAG)

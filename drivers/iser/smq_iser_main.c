@@ -182,11 +182,13 @@ static int smq_iser_parse_one(struct smq_iser_opts *o, int opt,
 		o->replacement_timeout = u;
 		return ret;
 	case SMQ_ISER_OPT_NOOP_INTERVAL:
-		return smq_iser_parse_uint(key, val, 0, SMQ_ISER_MAX_NOOP,
-					   &o->noop_out_interval);
+		ret = smq_iser_parse_uint(key, val, 0, SMQ_ISER_MAX_NOOP, &u);
+		o->noop_out_interval = u;
+		return ret;
 	case SMQ_ISER_OPT_NOOP_TIMEOUT:
-		return smq_iser_parse_uint(key, val, 1, SMQ_ISER_MAX_NOOP,
-					   &o->noop_out_timeout);
+		ret = smq_iser_parse_uint(key, val, 1, SMQ_ISER_MAX_NOOP, &u);
+		o->noop_out_timeout = u;
+		return ret;
 	case SMQ_ISER_OPT_USERNAME:
 		return smq_iser_parse_chap(key, val, o->username, false);
 	case SMQ_ISER_OPT_PASSWORD:
@@ -347,6 +349,7 @@ static void smq_iser_host_free(struct smq_iser_host *ih, bool added)
 		cancel_delayed_work_sync(&conn->recover_work);
 		cancel_delayed_work_sync(&conn->nop_work);
 		cancel_delayed_work_sync(&conn->tmo_work);
+		cancel_delayed_work_sync(&conn->late_work);
 		smq_iser_conn_unblock(conn);
 		smq_iser_conn_exit(conn);
 	}
@@ -568,8 +571,9 @@ static ssize_t discover_show(struct device *dev, struct device_attribute *attr,
 	mutex_unlock(&smq_iser_discover_lock);
 	return len;
 }
+
 /* Root only: the string may hold CHAP secrets, the answer names targets. */
-static DEVICE_ATTR(discover, 0600, discover_show, discover_store);
+static DEVICE_ATTR_ADMIN_RW(discover);
 
 static ssize_t remove_target_store(struct device *dev,
 				   struct device_attribute *attr,
@@ -651,26 +655,18 @@ static ssize_t iser_sessions_show(struct device *dev,
 
 		spin_lock_bh(&c->lock);
 		len += sysfs_emit_at(buf, len,
-				     "%u %s isid %6phN tsih %u cmdsn %u expcmdsn %u maxcmdsn %u busy %lu/%lu/%lu reconnects %u pings %lu ping_timeouts %u%s\n",
+				     "%u %s isid %6phN tsih %u cmdsn %u expcmdsn %u maxcmdsn %u busy %lu/%lu/%lu reconnects %u pings %lu ping_timeouts %u stale %lu%s\n",
 				     i, smq_iser_state_name(c->state), c->isid,
 				     c->tsih, c->cmdsn, c->win.expcmdsn,
 				     c->win.maxcmdsn, c->busy_window, c->busy_reg,
 				     c->busy_post, c->reconnects, c->pings,
-				     c->ping_timeouts,
+				     c->ping_timeouts, c->stale_rsp,
 				     c->failfast ? " failfast" : "");
 		spin_unlock_bh(&c->lock);
 	}
 	return len;
 }
 static DEVICE_ATTR_RO(iser_sessions);
-
-static ssize_t iser_replacement_timeout_show(struct device *dev,
-					     struct device_attribute *attr,
-					     char *buf)
-{
-	return sysfs_emit(buf, "%d\n",
-			  READ_ONCE(smq_iser_dev_host(dev)->opts.replacement_timeout));
-}
 
 /* A host attribute's integer in [@min, @max], or -EINVAL with one log line. */
 static int smq_iser_attr_int(const char *name, const char *buf, int min,
@@ -684,18 +680,50 @@ static int smq_iser_attr_int(const char *name, const char *buf, int min,
 	return 0;
 }
 
+/* Store a session timeout of @dev's host: @field in [@min, @max]. */
+static ssize_t smq_iser_timeout_store(struct device *dev,
+				      struct device_attribute *attr,
+				      const char *buf, size_t count, int min,
+				      int max, int *field)
+{
+	int v, ret;
+
+	ret = smq_iser_attr_int(attr->attr.name, buf, min, max, &v);
+	if (ret)
+		return ret;
+	WRITE_ONCE(*field, v);
+	smq_iser_host_rearm(smq_iser_dev_host(dev));
+	return count;
+}
+
+/* Store a fault injection's count: @counter in 0..100000. */
+static ssize_t smq_iser_inject_store(struct device_attribute *attr,
+				     const char *buf, size_t count,
+				     atomic_t *counter)
+{
+	int v, ret;
+
+	ret = smq_iser_attr_int(attr->attr.name, buf, 0, 100000, &v);
+	if (ret)
+		return ret;
+	atomic_set(counter, v);
+	return count;
+}
+
+static ssize_t iser_replacement_timeout_show(struct device *dev,
+					     struct device_attribute *attr,
+					     char *buf)
+{
+	return sysfs_emit(buf, "%d\n",
+			  READ_ONCE(smq_iser_dev_host(dev)->opts.replacement_timeout));
+}
+
 static ssize_t iser_replacement_timeout_store(struct device *dev,
 					      struct device_attribute *attr,
 					      const char *buf, size_t count)
 {
-	int v, ret;
-
-	ret = smq_iser_attr_int(attr->attr.name, buf, -1, 3600, &v);
-	if (ret)
-		return ret;
-	WRITE_ONCE(smq_iser_dev_host(dev)->opts.replacement_timeout, v);
-	smq_iser_host_rearm(smq_iser_dev_host(dev));
-	return count;
+	return smq_iser_timeout_store(dev, attr, buf, count, -1, 3600,
+				      &smq_iser_dev_host(dev)->opts.replacement_timeout);
 }
 static DEVICE_ATTR_RW(iser_replacement_timeout);
 
@@ -703,7 +731,7 @@ static ssize_t iser_noop_out_interval_show(struct device *dev,
 					   struct device_attribute *attr,
 					   char *buf)
 {
-	return sysfs_emit(buf, "%u\n",
+	return sysfs_emit(buf, "%d\n",
 			  READ_ONCE(smq_iser_dev_host(dev)->opts.noop_out_interval));
 }
 
@@ -711,14 +739,9 @@ static ssize_t iser_noop_out_interval_store(struct device *dev,
 					    struct device_attribute *attr,
 					    const char *buf, size_t count)
 {
-	int v, ret;
-
-	ret = smq_iser_attr_int(attr->attr.name, buf, 0, SMQ_ISER_MAX_NOOP, &v);
-	if (ret)
-		return ret;
-	WRITE_ONCE(smq_iser_dev_host(dev)->opts.noop_out_interval, v);
-	smq_iser_host_rearm(smq_iser_dev_host(dev));
-	return count;
+	return smq_iser_timeout_store(dev, attr, buf, count, 0,
+				      SMQ_ISER_MAX_NOOP,
+				      &smq_iser_dev_host(dev)->opts.noop_out_interval);
 }
 static DEVICE_ATTR_RW(iser_noop_out_interval);
 
@@ -726,7 +749,7 @@ static ssize_t iser_noop_out_timeout_show(struct device *dev,
 					  struct device_attribute *attr,
 					  char *buf)
 {
-	return sysfs_emit(buf, "%u\n",
+	return sysfs_emit(buf, "%d\n",
 			  READ_ONCE(smq_iser_dev_host(dev)->opts.noop_out_timeout));
 }
 
@@ -734,14 +757,9 @@ static ssize_t iser_noop_out_timeout_store(struct device *dev,
 					   struct device_attribute *attr,
 					   const char *buf, size_t count)
 {
-	int v, ret;
-
-	ret = smq_iser_attr_int(attr->attr.name, buf, 1, SMQ_ISER_MAX_NOOP, &v);
-	if (ret)
-		return ret;
-	WRITE_ONCE(smq_iser_dev_host(dev)->opts.noop_out_timeout, v);
-	smq_iser_host_rearm(smq_iser_dev_host(dev));
-	return count;
+	return smq_iser_timeout_store(dev, attr, buf, count, 1,
+				      SMQ_ISER_MAX_NOOP,
+				      &smq_iser_dev_host(dev)->opts.noop_out_timeout);
 }
 static DEVICE_ATTR_RW(iser_noop_out_timeout);
 
@@ -757,15 +775,27 @@ static ssize_t iser_drop_responses_store(struct device *dev,
 					 struct device_attribute *attr,
 					 const char *buf, size_t count)
 {
-	int v, ret;
-
-	ret = smq_iser_attr_int(attr->attr.name, buf, 0, 100000, &v);
-	if (ret)
-		return ret;
-	atomic_set(&smq_iser_dev_host(dev)->drop_rsp, v);
-	return count;
+	return smq_iser_inject_store(attr, buf, count,
+				     &smq_iser_dev_host(dev)->drop_rsp);
 }
 static DEVICE_ATTR_RW(iser_drop_responses);
+
+static ssize_t iser_late_responses_show(struct device *dev,
+					struct device_attribute *attr,
+					char *buf)
+{
+	return sysfs_emit(buf, "%d\n",
+			  atomic_read(&smq_iser_dev_host(dev)->late_rsp));
+}
+
+static ssize_t iser_late_responses_store(struct device *dev,
+					 struct device_attribute *attr,
+					 const char *buf, size_t count)
+{
+	return smq_iser_inject_store(attr, buf, count,
+				     &smq_iser_dev_host(dev)->late_rsp);
+}
+static DEVICE_ATTR_RW(iser_late_responses);
 
 static struct attribute *smq_iser_shost_attrs[] = {
 	&dev_attr_iser_target.attr,
@@ -775,6 +805,7 @@ static struct attribute *smq_iser_shost_attrs[] = {
 	&dev_attr_iser_noop_out_interval.attr,
 	&dev_attr_iser_noop_out_timeout.attr,
 	&dev_attr_iser_drop_responses.attr,
+	&dev_attr_iser_late_responses.attr,
 	NULL,
 };
 

@@ -820,7 +820,7 @@ void smq_iser_nop_work(struct work_struct *work)
 	spin_unlock_bh(&conn->lock);
 	if (dead) {
 		conn->ping_timeouts++;
-		pr_warn("host%u session %u: no answer to a NOP-Out ping in %u s (noop_out_timeout)\n",
+		pr_warn("host%u session %u: no answer to a NOP-Out ping in %d s (noop_out_timeout)\n",
 			conn->ihost->shost->host_no, conn->idx,
 			READ_ONCE(o->noop_out_timeout));
 		smq_iser_conn_failure(conn, "ping timeout");

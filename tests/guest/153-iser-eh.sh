@@ -14,7 +14,11 @@
 # the command is retried. The verify must then find every block, the
 # injected count must be used up, error handling must have run once per
 # drop (hostN/eh_count), no LUN or host reset may have been needed and the
-# sessions must not have reconnected.
+# sessions must not have reconnected. Then one response is held back and
+# delivered 5 s late (hostN/iser_late_responses), after its command timed
+# out, was aborted and retried: it must match nothing (counted as stale in
+# iser_sessions, no completion of the retry or of another command), and the
+# write+verify must pass.
 
 . "$SMQ_GUEST_DIR/lib/common.sh"
 . "$SMQ_GUEST_DIR/lib/iser.sh"
@@ -45,9 +49,29 @@ dmesg | grep -q 'timed out.*aborting' || fail "no abort in the kernel log"
 if dmesg | grep -Eq 'resetting the LUN|resetting target|resetting host'; then
 	fail "an abort was not enough: a reset ran"
 fi
+say "== a SCSI Response delivered 5 s late, after its command was taken back"
+# field NAME: the sum of NAME's values over the sessions.
+field() { awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) s += $(i + 1) } END { print s + 0 }' "$hd/iser_sessions"; }
+stale0=$(field stale)
+eh0=$(cat "$hd/eh_count")
+say 1 >"$hd/iser_late_responses" || fail "cannot set iser_late_responses"
+FIO_VERIFY_SIZE=$((8 * 1048576)) fio_write_verify "$DEV" ||
+	fail "write+verify failed across a late response"
+[ "$(cat "$hd/iser_late_responses")" = 0 ] || fail "no response was held back"
+# The held response comes 5 s after it arrived: wait for it to be seen.
+# shellcheck disable=SC2317 # called through wait_until
+stale_grew() { [ "$(field stale)" -gt "$stale0" ]; }
+wait_until 15 stale_grew ||
+	{ sed 's/^/    /' "$hd/iser_sessions"; fail "the late response did not arrive or matched a command"; }
+say "late response dropped as stale ($(($(field stale) - stale0))), error handling ran $(($(cat "$hd/eh_count") - eh0)) time(s)"
+[ "$(cat "$hd/eh_count")" -gt "$eh0" ] || fail "the held response's command did not time out"
+FIO_VERIFY_SIZE=$((8 * 1048576)) fio_write_verify "$DEV" || fail "write+verify failed after the late response"
+
 say "== bad values"
-if say -1 >"$hd/iser_drop_responses" 2>/dev/null; then
-	fail "iser_drop_responses took -1"
-fi
-say 0 >"$hd/iser_drop_responses"
+for f in iser_drop_responses iser_late_responses; do
+	if say -1 >"$hd/$f" 2>/dev/null; then
+		fail "$f took -1"
+	fi
+	say 0 >"$hd/$f"
+done
 exit 0

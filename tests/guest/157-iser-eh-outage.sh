@@ -6,16 +6,19 @@
 #
 # smq_iser only: error handling that meets a lost connection. One write
 # (dd, O_DIRECT) loses its SCSI Response (hostN/iser_drop_responses), times
-# out (device/timeout 4 s), ABORT TASK succeeds, and the error handler's TEST
+# out (device/timeout 6 s), ABORT TASK succeeds, and the error handler's TEST
 # UNIT READY loses its response too; right then the target goes away (tpg
-# disabled) for 8 s, with iser_replacement_timeout -1 (wait forever). The
+# disabled) for 20 s, with iser_replacement_timeout -1 (wait forever). The
 # error handler must wait for the session instead of resetting into an
 # absent target and taking the LUN offline: once the target is back, the
 # LUN reset and TEST UNIT READY pass, the write is retried and lands (read
 # back and compared), the LUN is "running", no LUN went offline, and a
 # write+verify passes. The same while an outage outlasts a replacement
 # timeout of 3 s: the write fails (transport error), the LUN stays "running"
-# (not offline) and works once the target is back.
+# (not offline) and works once the target is back. Negative control: the
+# driver of before (35df7f8) takes the LUN offline in both cases (its
+# escalation runs into the absent target: abort, LUN reset, one login at
+# the host reset, offline).
 
 . "$SMQ_GUEST_DIR/lib/common.sh"
 . "$SMQ_GUEST_DIR/lib/iser.sh"
@@ -34,8 +37,8 @@ restore() {
 	say "$old_rt" >"$rt"
 }
 trap restore EXIT
-# 4 s: the midlayer gives a command (allowed + 1) x timeout = 24 s in all.
-say 4 >"$sd/timeout" || fail "cannot set $sd/timeout"
+# 6 s: the midlayer gives a command (allowed + 1) x timeout = 36 s in all.
+say 6 >"$sd/timeout" || fail "cannot set $sd/timeout"
 say 5 >"$sd/eh_timeout" || fail "cannot set $sd/eh_timeout"
 sessions() { sed 's/^/    /' "$hd/iser_sessions"; }
 head -c 4096 /dev/urandom >"$SMQ_TEST_TMP/blk" || fail "no pattern"
@@ -68,7 +71,7 @@ lost_during_eh() {
 }
 
 say "== a timed-out write whose error handling meets an outage (replacement_timeout -1)"
-lost_during_eh -1 8 || fail "the write failed across the outage"
+lost_during_eh -1 20 || fail "the write failed across the outage"
 dd if="$DEV" of="$SMQ_TEST_TMP/back" bs=4096 skip=77 count=1 iflag=direct 2>/dev/null ||
 	fail "cannot read block 77 back"
 cmp -s "$SMQ_TEST_TMP/blk" "$SMQ_TEST_TMP/back" || fail "block 77 does not hold what was written"
