@@ -324,6 +324,9 @@ struct smq_iser_conn {
  *	hostN/iser_drop_responses): their commands time out
  * @late_rsp: SCSI Responses still to deliver SMQ_ISER_LATE_MS late (fault
  *	injection, hostN/iser_late_responses; one held per session at a time)
+ * @drop_tmf: Task Management Function Responses still to drop (fault
+ *	injection, hostN/iser_drop_tmf_responses): the TMF times out and
+ *	error handling escalates
  */
 struct smq_iser_host {
 	struct smq_scsi_host *shost;
@@ -333,6 +336,7 @@ struct smq_iser_host {
 	bool removing;
 	atomic_t drop_rsp;
 	atomic_t late_rsp;
+	atomic_t drop_tmf;
 };
 
 /**

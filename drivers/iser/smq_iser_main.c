@@ -797,6 +797,23 @@ static ssize_t iser_late_responses_store(struct device *dev,
 }
 static DEVICE_ATTR_RW(iser_late_responses);
 
+static ssize_t iser_drop_tmf_responses_show(struct device *dev,
+					    struct device_attribute *attr,
+					    char *buf)
+{
+	return sysfs_emit(buf, "%d\n",
+			  atomic_read(&smq_iser_dev_host(dev)->drop_tmf));
+}
+
+static ssize_t iser_drop_tmf_responses_store(struct device *dev,
+					     struct device_attribute *attr,
+					     const char *buf, size_t count)
+{
+	return smq_iser_inject_store(attr, buf, count,
+				     &smq_iser_dev_host(dev)->drop_tmf);
+}
+static DEVICE_ATTR_RW(iser_drop_tmf_responses);
+
 static struct attribute *smq_iser_shost_attrs[] = {
 	&dev_attr_iser_target.attr,
 	&dev_attr_iser_portal.attr,
@@ -806,6 +823,7 @@ static struct attribute *smq_iser_shost_attrs[] = {
 	&dev_attr_iser_noop_out_timeout.attr,
 	&dev_attr_iser_drop_responses.attr,
 	&dev_attr_iser_late_responses.attr,
+	&dev_attr_iser_drop_tmf_responses.attr,
 	NULL,
 };
 

@@ -81,6 +81,9 @@ void smq_iser_mgmt_answer(struct smq_iser_conn *conn,
 
 	switch (p->opcode) {
 	case SMQ_ISCSI_OP_TMF_RSP:
+		/* Injected loss: the TMF times out, error handling escalates. */
+		if (unlikely(atomic_add_unless(&conn->ihost->drop_tmf, -1, 0)))
+			return;
 		rsp = p->u.tmf.response;
 		break;
 	case SMQ_ISCSI_OP_LOGOUT_RSP:

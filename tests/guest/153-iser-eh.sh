@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=dash
 # name: iser-eh
-# timeout: 240
+# timeout: 400
 #
 # smq_iser only: the midlayer's error handler over iSER. The host drops
 # SCSI Responses as if lost (hostN/iser_drop_responses, fault injection),
@@ -18,7 +18,10 @@
 # delivered 5 s late (hostN/iser_late_responses), after its command timed
 # out, was aborted and retried: it must match nothing (counted as stale in
 # iser_sessions, no completion of the retry or of another command), and the
-# write+verify must pass.
+# write+verify must pass. Last, the ABORT TASK and the LUN reset lose their
+# answers too (hostN/iser_drop_tmf_responses): the error handler escalates
+# to the target / host reset, which reinstates every session, and the
+# write+verify still passes.
 
 . "$SMQ_GUEST_DIR/lib/common.sh"
 . "$SMQ_GUEST_DIR/lib/iser.sh"
@@ -67,8 +70,27 @@ say "late response dropped as stale ($(($(field stale) - stale0))), error handli
 [ "$(cat "$hd/eh_count")" -gt "$eh0" ] || fail "the held response's command did not time out"
 FIO_VERIFY_SIZE=$((8 * 1048576)) fio_write_verify "$DEV" || fail "write+verify failed after the late response"
 
+say "== ABORT TASK and LOGICAL UNIT RESET unanswered: a host reset under write+verify"
+# Every TMF answer of the abort and of the LUN reset (one per session) is
+# lost: both time out (10 s each), the target reset (the host's one target)
+# reinstates every session, the commands in flight are reclaimed and retried.
+say 10 >"$sd/timeout" || fail "cannot set $sd/timeout"
+nq=$(wc -l <"$hd/iser_sessions")
+say 1 >"$hd/iser_drop_responses" || fail "cannot set iser_drop_responses"
+say $((1 + nq)) >"$hd/iser_drop_tmf_responses" || fail "cannot set iser_drop_tmf_responses"
+FIO_VERIFY_SIZE=$((8 * 1048576)) fio_write_verify "$DEV" ||
+	fail "write+verify failed across a host reset"
+[ "$(cat "$hd/iser_drop_tmf_responses")" = 0 ] || fail "not every TMF answer was dropped"
+dmesg | grep -q 'resetting the LUN' || fail "no LUN reset ran"
+dmesg | grep -q 'resetting host' || fail "no host reset ran"
+dmesg | grep -q "host$h: sessions reinstated by reset: all up" || fail "the host reset did not bring every session up"
+st=$(cat "$sd/state")
+[ "$st" = running ] || fail "LUN state '$st' after the host reset"
+sed 's/^/    /' "$hd/iser_sessions"
+say 2 >"$sd/timeout"
+
 say "== bad values"
-for f in iser_drop_responses iser_late_responses; do
+for f in iser_drop_responses iser_late_responses iser_drop_tmf_responses; do
 	if say -1 >"$hd/$f" 2>/dev/null; then
 		fail "$f took -1"
 	fi
