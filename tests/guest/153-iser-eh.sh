@@ -70,7 +70,7 @@ say "late response dropped as stale ($(($(field stale) - stale0))), error handli
 [ "$(cat "$hd/eh_count")" -gt "$eh0" ] || fail "the held response's command did not time out"
 FIO_VERIFY_SIZE=$((8 * 1048576)) fio_write_verify "$DEV" || fail "write+verify failed after the late response"
 
-say "== ABORT TASK and LOGICAL UNIT RESET unanswered: a host reset under write+verify"
+say "== ABORT TASK and LOGICAL UNIT RESET unanswered: a target reset under write+verify"
 # Every TMF answer of the abort and of the LUN reset (one per session) is
 # lost: both time out (10 s each), the target reset (the host's one target)
 # reinstates every session, the commands in flight are reclaimed and retried.
@@ -82,7 +82,8 @@ FIO_VERIFY_SIZE=$((8 * 1048576)) fio_write_verify "$DEV" ||
 	fail "write+verify failed across a host reset"
 [ "$(cat "$hd/iser_drop_tmf_responses")" = 0 ] || fail "not every TMF answer was dropped"
 dmesg | grep -q 'resetting the LUN' || fail "no LUN reset ran"
-dmesg | grep -q 'resetting host' || fail "no host reset ran"
+# smq_iser's target reset is its host reset (a host is one target).
+dmesg | grep -q 'resetting target' || fail "no target reset ran"
 dmesg | grep -q "host$h: sessions reinstated by reset: all up" || fail "the host reset did not bring every session up"
 st=$(cat "$sd/state")
 [ "$st" = running ] || fail "LUN state '$st' after the host reset"
