@@ -381,6 +381,8 @@ bool smq_iscsi_window_open(const struct smq_iscsi_window *w, u32 cmdsn);
  * @rdma_ext: RDMAExtensions.
  * @header_digest: HeaderDigest is CRC32C (always false for iSER).
  * @data_digest: DataDigest is CRC32C (always false for iSER).
+ * @discovery: a Discovery session: only digests and the iSER keys are
+ *	proposed, Irrelevant answers and RDMAExtensions=No are accepted.
  * @proposed: internal: keys sent by smq_iscsi_login_keys().
  * @answered: internal: keys the target answered or offered so far.
  * @offered: internal: keys the target offered that need our answer

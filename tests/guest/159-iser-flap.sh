@@ -53,7 +53,8 @@ say "FLAP state_during=$st queue_runs_3s=$r resume_s=$resume fio_status=$rc stat
 grep -E "err=|IOPS" "$SMQ_TEST_TMP/f.out" | sed 's/^/FLAP /'
 [ "$st" = blocked ] || fail "LUN state '$st' during the outage, not blocked"
 [ "$r" -lt 100 ] || fail "$r queue runs in 3 s of outage: polled busy"
-[ "$rc" = 0 ] && grep -q 'err= 0' "$SMQ_TEST_TMP/f.out" || fail "fio failed across a 5 s outage"
+[ "$rc" = 0 ] || fail "fio failed across a 5 s outage (status $rc)"
+grep -q 'err= 0' "$SMQ_TEST_TMP/f.out" || fail "fio reported an error across a 5 s outage"
 awk -v r="$resume" 'BEGIN { exit !(r <= 5) }' || fail "I/O resumed $resume s after the target's return, not within 5 s"
 [ "$after" = running ] || fail "LUN state '$after' after the outage"
 exit 0
