@@ -488,7 +488,8 @@ static int smq_tag_set_map(struct smq_tag_set *set)
 	set->map = kcalloc(nr_cpu_ids, sizeof(*set->map), GFP_KERNEL);
 	if (!set->map)
 		return -ENOMEM;
-	if (set->ops->map_queues) {
+	/* A legacy set's one dispatch context has nothing to map. */
+	if (set->ops->map_queues && smq_set_has_hw_queues(set)) {
 		set->ops->map_queues(set);
 		ret = 0;
 	} else {
@@ -505,6 +506,9 @@ static int smq_tag_set_map(struct smq_tag_set *set)
  * smq_tag_set_init - validate a tag set, map CPUs, allocate tags/requests
  * @set: filled in by the driver (ops, nr_hw_queues, queue_depth, ...)
  *
+ * A legacy set (SMQ_SET_LEGACY) runs one hardware queue index whatever
+ * @set->nr_hw_queues asked (see smq_set_has_hw_queues()).
+ *
  * Return: 0, or -EINVAL (with a message naming the bad value) / -ENOMEM.
  */
 int smq_tag_set_init(struct smq_tag_set *set)
@@ -515,6 +519,8 @@ int smq_tag_set_init(struct smq_tag_set *set)
 	ret = smq_tag_set_check(set);
 	if (ret)
 		return ret;
+	if (!smq_set_has_hw_queues(set))
+		set->nr_hw_queues = 1;
 	if (!set->timeout)
 		set->timeout = 30 * HZ;
 	mutex_init(&set->tag_list_lock);

@@ -42,8 +42,8 @@ static int smq_host_queues_check(struct smq_scsi_host *shost,
 				 const char *what)
 {
 	lockdep_assert_held(&shost->scan_mutex);
-	if (!shost->use_blk_mq) {
-		pr_err("host%u: %s: the legacy path (use_blk_mq=N) has one queue\n",
+	if (!smq_set_has_hw_queues(&shost->tag_set)) {
+		pr_err("host%u: %s: the legacy path has no hardware queues\n",
 		       shost->host_no, what);
 		return -EINVAL;
 	}
@@ -67,7 +67,8 @@ static int smq_host_queues_check(struct smq_scsi_host *shost,
  */
 unsigned int smq_scsi_host_max_hw_queues(struct smq_scsi_host *shost)
 {
-	if (!shost->use_blk_mq || !shost->hostt->change_queues ||
+	if (!smq_set_has_hw_queues(&shost->tag_set) ||
+	    !shost->hostt->change_queues ||
 	    !shost->hostt->max_hw_queues)
 		return shost->tag_set.nr_hw_queues;
 	return min(shost->hostt->max_hw_queues, nr_cpu_ids);

@@ -12,6 +12,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bitmap.h>
 #include <linux/module.h>
 #include <linux/idr.h>
 #include <linux/slab.h>
@@ -85,6 +86,7 @@ static void smq_host_release(struct device *dev)
 	struct smq_scsi_host *shost = smq_gendev_to_shost(dev);
 
 	ida_free(&smq_host_ida, shost->host_no);
+	bitmap_free(shost->host_tags);
 	kfree(shost);
 }
 
@@ -105,8 +107,8 @@ static void smq_host_cls_release(struct device *dev)
  *
  * The driver may change can_queue, cmd_per_lun, sg_tablesize, max_sectors,
  * nr_hw_queues, host_tagset, max_channel, max_id, max_lun and this_id
- * before smq_scsi_add_host().  The mq or legacy path is chosen here from
- * the use_blk_mq parameter.
+ * before smq_scsi_add_host(), which chooses the mq or legacy path from the
+ * use_blk_mq parameter.
  *
  * Return: the host (free it with smq_scsi_host_put()), or NULL.
  */
@@ -150,7 +152,6 @@ struct smq_scsi_host *smq_scsi_host_alloc(const struct smq_host_template *t,
 	shost->virt_boundary_mask = t->virt_boundary_mask;
 	shost->nr_reserved_cmds = t->nr_reserved_cmds;
 	shost->nr_hw_queues = 1;
-	shost->use_blk_mq = smq_param_use_blk_mq();
 	shost->max_channel = 0;
 	shost->max_id = SMQ_DEFAULT_MAX_ID;
 	shost->max_lun = SMQ_DEFAULT_MAX_LUN;
@@ -177,11 +178,6 @@ static int smq_host_check(struct smq_scsi_host *shost)
 	if (shost->nr_hw_queues < 1 || shost->nr_hw_queues > nr_cpu_ids) {
 		pr_err("%s: nr_hw_queues=%u: must be 1..%u\n", name,
 		       shost->nr_hw_queues, nr_cpu_ids);
-		return -EINVAL;
-	}
-	if (shost->nr_poll_queues && !shost->use_blk_mq) {
-		pr_err("%s: nr_poll_queues=%u: the legacy path (use_blk_mq=N) cannot poll\n",
-		       name, shost->nr_poll_queues);
 		return -EINVAL;
 	}
 	if (shost->nr_poll_queues >= shost->nr_hw_queues &&
@@ -229,8 +225,8 @@ static int smq_host_setup_tags(struct smq_scsi_host *shost)
 
 	memset(set, 0, sizeof(*set));
 	set->ops = &smq_scsi_mq_ops;
-	set->nr_hw_queues = shost->use_blk_mq ? shost->nr_hw_queues : 1;
-	set->nr_poll_queues = shost->use_blk_mq ? shost->nr_poll_queues : 0;
+	set->nr_hw_queues = shost->nr_hw_queues;
+	set->nr_poll_queues = shost->nr_poll_queues;
 	set->queue_depth = shost->can_queue + shost->nr_reserved_cmds;
 	set->reserved_tags = shost->nr_reserved_cmds;
 	set->cmd_size = sizeof(struct smq_scsi_cmnd) + shost->hostt->cmd_size;
@@ -238,17 +234,27 @@ static int smq_host_setup_tags(struct smq_scsi_host *shost)
 	set->timeout = smq_param_cmd_timeout() * HZ;
 	if (shost->host_tagset)
 		set->flags |= SMQ_SET_HOST_TAGSET;
-	if (!shost->use_blk_mq) {
+	/* The path, from the parameter; block/ answers for it from here on. */
+	if (!smq_param_use_blk_mq()) {
 		set->flags |= SMQ_SET_LEGACY;
 		set->nr_legacy_requests = shost->can_queue;
 	}
 	set->driver_data = shost;
 	ret = smq_tag_set_init(set);
-	if (ret && !shost->use_blk_mq)
-		pr_err("use_blk_mq=N: legacy path not available (%d)\n", ret);
-	else if (ret)
-		pr_err("host%u: tag set: %d\n", shost->host_no, ret);
-	return ret;
+	if (ret) {
+		pr_err("host%u: tag set (%s path): %d\n", shost->host_no,
+		       smq_set_has_hw_queues(set) ? "multiqueue" : "legacy", ret);
+		return ret;
+	}
+	/* Tags per LUN queue: the host-wide ones are the midlayer's. */
+	if (!smq_set_tags_shared(set)) {
+		shost->host_tags = bitmap_zalloc(shost->can_queue, GFP_KERNEL);
+		if (!shost->host_tags) {
+			smq_tag_set_free(set);
+			return -ENOMEM;
+		}
+	}
+	return 0;
 }
 
 /**
@@ -298,8 +304,8 @@ int smq_scsi_add_host(struct smq_scsi_host *shost, struct device *parent)
 	smq_host_set_state(shost, SMQ_HOST_RUNNING);
 	pr_info("host%u: %s: %s path, %u hardware queue(s) (%u poll), can_queue %d%s, cmd_per_lun %u, sg_tablesize %u, max_sectors %u\n",
 		shost->host_no, shost->hostt->name ?: "?",
-		shost->use_blk_mq ? "multiqueue (use_blk_mq=Y)" :
-				    "legacy single-queue (use_blk_mq=N)",
+		smq_set_has_hw_queues(&shost->tag_set) ? "multiqueue" :
+							 "legacy single-queue",
 		shost->tag_set.nr_hw_queues, shost->tag_set.nr_poll_queues,
 		shost->can_queue,
 		shost->host_tagset ? " host-wide tags" : " per queue",

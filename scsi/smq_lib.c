@@ -8,9 +8,12 @@
  *                                (SMQ_RQF_DONTPREP), ->queuecommand
  *   ->complete                   result and sense -> end, retry or fail
  *
- * The host limit: on the mq path the tag depth is can_queue, so a request
- * that got a tag has a host slot; on the legacy path shost->host_busy is
- * counted under host_lock as the old midlayer did.  LUNs refused for a
+ * The host limit: when the block layer's tags are the host's (the mq path,
+ * smq_set_tags_shared()) the tag depth is can_queue, so a request that got
+ * a tag has a host slot and a tag unique on its hardware queue.  When they
+ * are per LUN queue (the legacy path) shost->host_busy is counted under
+ * host_lock as the old midlayer did, and each slot carries a host-wide tag
+ * (shost->host_tags, as the old shared host tag map did) for the driver.  LUNs refused for a
  * host-wide reason (host busy, host in recovery) wait on shost->starved_list
  * and are rerun when a command of the host completes.
  *
@@ -133,18 +136,30 @@ static void smq_scsi_mark_starved(struct smq_scsi_device *sdev)
 	spin_unlock_irqrestore(&shost->host_lock, flags);
 }
 
+/* Whether the midlayer counts the host's commands (see the top). */
+static bool smq_host_counts_busy(const struct smq_scsi_host *shost)
+{
+	return !smq_set_tags_shared(&shost->tag_set);
+}
+
 /*
- * Legacy path: take a host slot.  Returns false (and queues @sdev on the
- * starved list) when the host is full.
+ * A host that counts its commands: take a host slot and tag for @cmd.
+ * Returns false (and queues @sdev on the starved list) when the host is
+ * full.
  */
-static bool smq_legacy_host_ready(struct smq_scsi_host *shost,
-				  struct smq_scsi_device *sdev)
+static bool smq_host_slot_get(struct smq_scsi_host *shost,
+			      struct smq_scsi_device *sdev,
+			      struct smq_scsi_cmnd *cmd)
 {
 	unsigned long flags;
 	bool ready = false;
 
 	spin_lock_irqsave(&shost->host_lock, flags);
 	if (shost->host_busy < shost->can_queue) {
+		/* host_busy bits are set: one of can_queue is free. */
+		cmd->host_tag = find_first_zero_bit(shost->host_tags,
+						    shost->can_queue);
+		__set_bit(cmd->host_tag, shost->host_tags);
 		shost->host_busy++;
 		if (!list_empty(&sdev->starved_entry))
 			list_del_init(&sdev->starved_entry);
@@ -156,11 +171,13 @@ static bool smq_legacy_host_ready(struct smq_scsi_host *shost,
 	return ready;
 }
 
-static void smq_legacy_host_unbusy(struct smq_scsi_host *shost)
+static void smq_host_slot_put(struct smq_scsi_host *shost,
+			      struct smq_scsi_cmnd *cmd)
 {
 	unsigned long flags;
 
 	spin_lock_irqsave(&shost->host_lock, flags);
+	__clear_bit(cmd->host_tag, shost->host_tags);
 	shost->host_busy--;
 	spin_unlock_irqrestore(&shost->host_lock, flags);
 }
@@ -372,7 +389,7 @@ static blk_status_t smq_scsi_queue_rq(struct smq_request *rq, bool last)
 	struct smq_scsi_cmnd *cmd = smq_rq_to_pdu(rq);
 	struct smq_scsi_device *sdev = smq_queue_data(rq->q);
 	struct smq_scsi_host *shost = sdev->host;
-	bool legacy = !shost->use_blk_mq;
+	bool counted = smq_host_counts_busy(shost);
 	blk_status_t ret;
 	int rtn;
 
@@ -396,14 +413,14 @@ static blk_status_t smq_scsi_queue_rq(struct smq_request *rq, bool last)
 	 */
 	if (unlikely(atomic_read(&sdev->eh_blocked)))
 		return BLK_STS_RESOURCE;
-	if (legacy && !smq_legacy_host_ready(shost, sdev))
+	if (counted && !smq_host_slot_get(shost, sdev, cmd))
 		return BLK_STS_RESOURCE;
 
 	if (!(rq->rq_flags & SMQ_RQF_DONTPREP)) {
 		ret = smq_prep_cmd(sdev, rq, cmd);
 		if (unlikely(ret != BLK_STS_OK)) {
-			if (legacy)
-				smq_legacy_host_unbusy(shost);
+			if (counted)
+				smq_host_slot_put(shost, cmd);
 			goto out_fail;
 		}
 		rq->rq_flags |= SMQ_RQF_DONTPREP;
@@ -423,8 +440,8 @@ static blk_status_t smq_scsi_queue_rq(struct smq_request *rq, bool last)
 		return BLK_STS_OK;
 
 	clear_bit(SMQ_SCMD_STATE_INFLIGHT, &cmd->state);
-	if (legacy)
-		smq_legacy_host_unbusy(shost);
+	if (counted)
+		smq_host_slot_put(shost, cmd);
 	if (rtn == SMQ_MLQUEUE_DEVICE_BUSY) {
 		/* Our budget is still counted: others in flight rerun us. */
 		return atomic_read(&sdev->device_busy) > 1 ?
@@ -695,8 +712,8 @@ void smq_scsi_finish_command(struct smq_scsi_cmnd *cmd)
 	this_cpu_inc(sdev->io_counts->count[SMQ_SDEV_IODONE]);
 	if (cmd->result)
 		this_cpu_inc(sdev->io_counts->count[SMQ_SDEV_IOERR]);
-	if (!shost->use_blk_mq)
-		smq_legacy_host_unbusy(shost);
+	if (smq_host_counts_busy(shost))
+		smq_host_slot_put(shost, cmd);
 
 	if (unlikely(!smq_scsi_cmd_good(cmd, passthrough))) {
 		smq_scsi_finish_error(cmd, passthrough);
@@ -763,14 +780,14 @@ static void smq_scsi_complete_batch(struct smq_comp_batch *b)
  * @cmd: a command ->queuecommand accepted, with result (and resid, sense)
  * @b: the pass's batch, ended with smq_comp_batch_flush()
  *
- * As smq_scsi_done(), but a command that ended GOOD with all its data on
- * a multiqueue host ends with the rest of the batch; any other outcome is
- * finished at once.
+ * As smq_scsi_done(), but a command that ended GOOD with all its data
+ * ends with the rest of the batch where the block layer batches its
+ * request; any other outcome is finished at once.
  */
 void smq_scsi_done_batch(struct smq_scsi_cmnd *cmd, struct smq_comp_batch *b)
 {
 	if (unlikely(test_bit(SMQ_SCMD_STATE_EH, &cmd->state)) ||
-	    !smq_scsi_cmd_good(cmd, false) || !cmd->device->host->use_blk_mq) {
+	    !smq_scsi_cmd_good(cmd, false)) {
 		smq_scsi_done(cmd);
 		return;
 	}
@@ -843,7 +860,7 @@ static void smq_scsi_map_queues(struct smq_tag_set *set)
 {
 	struct smq_scsi_host *shost = smq_set_to_shost(set);
 
-	if (shost->hostt->map_queues && shost->use_blk_mq)
+	if (shost->hostt->map_queues)
 		shost->hostt->map_queues(shost);
 	else
 		smq_map_queues_spread(set);
@@ -890,22 +907,40 @@ EXPORT_SYMBOL_GPL(smq_scsi_cmd_hwq);
  * smq_scsi_cmd_tag - the command's unique tag within its host
  * @cmd: the command
  *
- * With host_tagset the block layer tag is unique host-wide; otherwise the
- * hardware queue index is folded in (hwq << 16 | tag).
+ * With host_tagset, or where the midlayer gives host-wide tags (the
+ * legacy path), smq_scsi_cmd_queue_tag() is unique host-wide already;
+ * otherwise the hardware queue index is folded in (hwq << 16 | tag).
  *
  * Return: the tag.
  */
 u32 smq_scsi_cmd_tag(struct smq_scsi_cmnd *cmd)
 {
-	struct smq_request *rq = smq_scsi_cmd_to_rq(cmd);
 	struct smq_scsi_host *shost = cmd->device->host;
-	u32 tag = (u32)rq->tag & 0xffff;
+	u32 tag = smq_scsi_cmd_queue_tag(cmd);
 
-	if (shost->host_tagset || !shost->use_blk_mq)
-		return (u32)rq->tag;
-	return ((u32)smq_scsi_cmd_hwq(cmd) << 16) | tag;
+	if (shost->host_tagset || smq_host_counts_busy(shost))
+		return tag;
+	return ((u32)smq_scsi_cmd_hwq(cmd) << 16) | (tag & 0xffff);
 }
 EXPORT_SYMBOL_GPL(smq_scsi_cmd_tag);
+
+/**
+ * smq_scsi_cmd_queue_tag - the command's tag on its hardware queue
+ * @cmd: a command ->queuecommand was given, until it is done
+ *
+ * The block layer's tag where its tags are the host's; the host-wide tag
+ * of the command's host slot where they are per LUN queue (the legacy
+ * path: there a block tag repeats across LUNs).
+ *
+ * Return: the tag, below can_queue + nr_reserved_cmds.
+ */
+u32 smq_scsi_cmd_queue_tag(struct smq_scsi_cmnd *cmd)
+{
+	if (smq_host_counts_busy(cmd->device->host))
+		return cmd->host_tag;
+	return (u32)smq_scsi_cmd_to_rq(cmd)->tag;
+}
+EXPORT_SYMBOL_GPL(smq_scsi_cmd_queue_tag);
 
 /**
  * smq_scsi_change_queue_depth - set a LUN's queue depth
@@ -949,8 +984,8 @@ static bool smq_count_inflight(struct smq_request *rq, void *data)
  * smq_scsi_host_busy - commands the driver holds now
  * @shost: the host
  *
- * The mq path counts in-flight commands over the busy tags; the legacy
- * path reads host_busy.
+ * Where the block layer's tags are the host's (mq) the in-flight commands
+ * are counted over the busy tags; else (legacy) host_busy is read.
  *
  * Return: the count (a snapshot).
  */
@@ -958,7 +993,7 @@ unsigned int smq_scsi_host_busy(struct smq_scsi_host *shost)
 {
 	struct smq_busy_count c = { .shost = shost };
 
-	if (!shost->use_blk_mq)
+	if (smq_host_counts_busy(shost))
 		return READ_ONCE(shost->host_busy);
 	if (READ_ONCE(shost->shost_state) == SMQ_HOST_CREATED ||
 	    READ_ONCE(shost->shost_state) == SMQ_HOST_DEL)

@@ -203,9 +203,8 @@ static struct smq_scsi_device *smq_sdev_alloc(struct smq_scsi_target *t,
 	q = smq_queue_create(&shost->tag_set, sdev);
 	if (IS_ERR(q)) {
 		ret = PTR_ERR(q);
-		if (!shost->use_blk_mq)
-			pr_err("use_blk_mq=N: legacy path not available (%d)\n",
-			       ret);
+		pr_err("%s: request queue: %d\n", dev_name(&sdev->sdev_gendev),
+		       ret);
 		goto put;
 	}
 	sdev->queue = q;

@@ -404,7 +404,7 @@ SMQ_SHOST_SHOW(max_hw_queues, "%u", smq_scsi_host_max_hw_queues(shost));
 SMQ_SHOST_SHOW(host_busy, "%u", smq_scsi_host_busy(shost));
 SMQ_SHOST_SHOW(host_tagset, "%d", shost->host_tagset ? 1 : 0);
 SMQ_SHOST_SHOW(nr_poll_queues, "%u", shost->tag_set.nr_poll_queues);
-SMQ_SHOST_SHOW(use_blk_mq, "%d", shost->use_blk_mq ? 1 : 0);
+SMQ_SHOST_SHOW(use_blk_mq, "%d", smq_set_has_hw_queues(&shost->tag_set) ? 1 : 0);
 SMQ_SHOST_SHOW(state, "%s",
 	       smq_host_state_name(READ_ONCE(shost->shost_state)));
 SMQ_SHOST_SHOW(proc_name, "%s", shost->hostt->name ?: "");

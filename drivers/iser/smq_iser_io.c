@@ -233,7 +233,7 @@ int smq_iser_queuecommand(struct smq_scsi_host *shost,
 {
 	struct smq_iser_host *ih = smq_iser_host(shost);
 	struct smq_iser_cmd *icmd = smq_scsi_cmd_priv(cmd);
-	struct smq_request *rq = smq_scsi_cmd_to_rq(cmd);
+	u32 tag = smq_scsi_cmd_queue_tag(cmd);
 	unsigned int q = smq_scsi_cmd_hwq(cmd);
 	struct smq_iser_conn *conn;
 	struct smq_iser_task *t;
@@ -242,16 +242,21 @@ int smq_iser_queuecommand(struct smq_scsi_host *shost,
 	struct ib_send_wr send = {}, *first = &send;
 	int ret;
 
-	if (!shost->use_blk_mq)
-		q = raw_smp_processor_id() % ih->opts.queues;
+	/*
+	 * Fewer hardware queues than sessions (a legacy host has one):
+	 * spread by the submitting CPU.  The tag is unique on the hardware
+	 * queue, hence on every session it feeds.
+	 */
+	if (smq_scsi_host_hw_queues(shost) < ih->opts.queues)
+		q = raw_smp_processor_id();
 	conn = &ih->conns[q % ih->opts.queues];
-	if (unlikely(rq->tag < 0 || rq->tag >= conn->nr_tasks ||
+	if (unlikely(tag >= conn->nr_tasks ||
 		     cmd->cmd_len > SMQ_ISCSI_CDB_MAX)) {
 		smq_scsi_set_result(cmd, SMQ_DID_ERROR, 0);
 		smq_scsi_done(cmd);
 		return 0;
 	}
-	t = &conn->tasks[rq->tag];
+	t = &conn->tasks[tag];
 
 	spin_lock_bh(&conn->lock);
 	if (unlikely(conn->state != SMQ_ISER_UP)) {

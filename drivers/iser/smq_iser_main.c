@@ -395,7 +395,7 @@ static struct smq_iser_host *smq_iser_host_new(const struct smq_iser_opts *o,
 	ih->shost = shost;
 	shost->can_queue = o->queue_depth;
 	shost->cmd_per_lun = o->cmd_per_lun;
-	shost->nr_hw_queues = shost->use_blk_mq ? o->queues : 1;
+	shost->nr_hw_queues = o->queues;
 	shost->host_tagset = false;
 	shost->max_channel = 0;
 	shost->max_id = 1;

@@ -179,7 +179,7 @@ int smq_sas_host_add(const struct smq_sas_config *cfg)
 	}
 
 	shost = smq_scsi_host_alloc(&smq_sas_template, sizeof(host));
-	if (IS_ERR_OR_NULL(shost)) {
+	if (!shost) {
 		ret = shost ? PTR_ERR(shost) : -ENOMEM;
 		goto del_dev;
 	}
@@ -192,14 +192,6 @@ int smq_sas_host_add(const struct smq_sas_config *cfg)
 	shost->max_sectors = SMQ_SAS_MAX_SECTORS;
 	shost->nr_hw_queues = cfg->submit_queues;
 	shost->nr_poll_queues = cfg->poll_queues;
-	if (cfg->poll_queues && !shost->use_blk_mq) {
-		pr_err("poll_queues: invalid value %u with use_blk_mq=N (the legacy path cannot poll: 0)\n",
-		       cfg->poll_queues);
-		smq_scsi_host_put(shost);
-		host->shost = NULL;
-		ret = -EINVAL;
-		goto del_dev;
-	}
 	shost->host_tagset = cfg->host_tagset;
 	shost->max_channel = 0;
 	shost->max_id = cfg->num_tgts;

@@ -75,7 +75,6 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
-#include <smq/blk.h>
 #include <smq/cpumap.h>
 #include <smq/scsi.h>
 

@@ -306,6 +306,41 @@ static inline unsigned int smq_set_nr_irq_queues(const struct smq_tag_set *set)
 }
 
 /**
+ * smq_set_tags_shared - whether a set's queues share its request tags
+ * @set: tag set
+ *
+ * On a multiqueue set the tags are the set's: they bound the requests of
+ * all its queues together, and a tag is unique among those in flight on
+ * its hardware queue (set-wide with SMQ_SET_HOST_TAGSET).  A legacy set's
+ * queues each have their own request pool: a tag is unique in its queue
+ * only, and nothing in the block layer bounds the set's requests in
+ * flight; a user that needs that (a host's can_queue) counts them.
+ *
+ * Return: true when the tags are the set's.
+ */
+static inline bool smq_set_tags_shared(const struct smq_tag_set *set)
+{
+	return !(set->flags & SMQ_SET_LEGACY);
+}
+
+/**
+ * smq_set_has_hw_queues - whether a set dispatches through hardware queues
+ * @set: tag set
+ *
+ * A multiqueue set maps CPUs onto hardware queues: their count and map
+ * may change (smq_tag_set_update()) and some may be poll queues.  A legacy
+ * set's queues dispatch from one context each: the set runs one hardware
+ * queue index (0) whatever @set->nr_hw_queues asked, with no CPU map to
+ * compute or change.
+ *
+ * Return: true for a multiqueue set.
+ */
+static inline bool smq_set_has_hw_queues(const struct smq_tag_set *set)
+{
+	return !(set->flags & SMQ_SET_LEGACY);
+}
+
+/**
  * smq_rq_to_pdu - driver private data of a request
  * @rq: the request
  *

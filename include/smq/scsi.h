@@ -147,6 +147,8 @@ struct smq_scsi_device;
  * @eh_work: the error handler's work for this command (midlayer)
  * @eh_seq: its LUN's @eh_reset_seq when it timed out: a reset since then
  *	already killed and recovered it (midlayer)
+ * @host_tag: its bit in the host's @host_tags while it holds a host slot,
+ *	when the host counts them (midlayer; smq_scsi_cmd_queue_tag())
  * @inline_sgl: the first entries of @sgl (midlayer)
  * @payload: data the midlayer itself sends (UNMAP parameter list); in the
  *	kernel's direct map like the whole request (midlayer)
@@ -170,6 +172,7 @@ struct smq_scsi_cmnd {
 	unsigned long state;
 	struct work_struct eh_work;
 	unsigned int eh_seq;
+	unsigned int host_tag;
 	struct scatterlist inline_sgl[SMQ_INLINE_SG_CNT];
 	u8 payload[SMQ_PAYLOAD_BYTES];
 };
@@ -281,12 +284,17 @@ enum smq_host_state {
  * @shost_gendev: the host's device (parent of targets and LUNs)
  * @shost_dev: class device under /sys/class/smq_host/hostN
  * @tag_set: block layer tag set shared by all LUNs of the host
- * @host_lock: protects @__devices, @starved_list, @shost_state and, on the
- *	legacy path, @host_busy
+ * @host_lock: protects @__devices, @starved_list, @shost_state and, when
+ *	the block layer's tags are per LUN queue (smq_set_tags_shared()
+ *	false: the legacy path), @host_busy and @host_tags
  * @__devices: LUNs of the host
  * @starved_list: LUNs waiting for a host slot
  * @shost_state: SMQ_HOST_*
- * @host_busy: commands outstanding (legacy path; mq counts busy tags)
+ * @host_busy: commands outstanding, counted when the block layer's tags
+ *	are per LUN queue (the mq path counts busy tags instead)
+ * @host_tags: then, the host-wide tags of those commands (can_queue bits,
+ *	one per @host_busy), which smq_scsi_cmd_queue_tag() gives the
+ *	driver; NULL on the mq path
  * @host_wait: error handling waits here
  * @can_queue: copy of the template's, may be changed by the driver before
  *	smq_scsi_add_host()
@@ -302,7 +310,6 @@ enum smq_host_state {
  *	refuse changes then).  Linux: shost->nr_maps and the tag set's
  *	HCTX_TYPE_POLL map.
  * @host_tagset: one host-wide tag space shared by all hardware queues
- * @use_blk_mq: true for the mq path, false for the legacy path
  * @max_channel: highest channel number
  * @max_id: targets per channel (ids 0..max_id-1)
  * @max_lun: LUNs per target (0..max_lun-1)
@@ -338,6 +345,7 @@ struct smq_scsi_host {
 	struct list_head starved_list;
 	enum smq_host_state shost_state;
 	unsigned int host_busy;
+	unsigned long *host_tags;
 	wait_queue_head_t host_wait;
 	int can_queue;
 	unsigned short cmd_per_lun;
@@ -346,7 +354,6 @@ struct smq_scsi_host {
 	unsigned int nr_hw_queues;
 	unsigned int nr_poll_queues;
 	bool host_tagset;
-	bool use_blk_mq;
 	unsigned int max_channel;
 	unsigned int max_id;
 	u64 max_lun;
@@ -565,8 +572,34 @@ static inline struct smq_request *smq_scsi_cmd_to_rq(struct smq_scsi_cmnd *cmd)
 u16 smq_scsi_cmd_hwq(struct smq_scsi_cmnd *cmd);
 
 /**
+ * smq_scsi_host_hw_queues - the hardware queues the block layer runs now
+ * @shost: an added host
+ *
+ * @shost->nr_hw_queues asked for them; the block layer may run fewer
+ * (one for a legacy host).
+ *
+ * Return: the count, poll queues included.
+ */
+static inline unsigned int smq_scsi_host_hw_queues(const struct smq_scsi_host *shost)
+{
+	return READ_ONCE(shost->tag_set.nr_hw_queues);
+}
+
+/**
+ * smq_scsi_cmd_queue_tag - the command's tag on its hardware queue
+ * @cmd: a command ->queuecommand was given, until it is done
+ *
+ * Unique among the host's commands in flight on the same hardware queue
+ * (smq_scsi_cmd_hwq()), below can_queue + nr_reserved_cmds: an index into
+ * the driver's per-queue command slots.
+ *
+ * Return: the tag.
+ */
+u32 smq_scsi_cmd_queue_tag(struct smq_scsi_cmnd *cmd);
+
+/**
  * smq_scsi_cmd_tag - the command's unique tag within its host
- * @cmd: the command
+ * @cmd: a command ->queuecommand was given, until it is done
  *
  * Return: the tag.
  */
