@@ -39,6 +39,7 @@
 #include <linux/xarray.h>
 #include <smq/scsi.h>
 #include <smq/cdb.h>
+#include "smq_sas_emu.h"
 
 #define SMQ_SAS_NAME		"smq_sas"
 

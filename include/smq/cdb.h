@@ -7,10 +7,10 @@
  * number of bytes actually received and never reads beyond it (nor
  * beyond the length the data itself claims).
  *
- * Target side (smq_sas, the emulated HBA): CDB decoders and builders of
- * the response payloads of an emulated logical unit described by
- * struct smq_lun_info.  Builders write at most @len bytes (the
- * allocation length) and return how many they wrote.
+ * The target side (smq_sas, the emulated HBA: CDB decoders and builders
+ * of the response payloads of an emulated logical unit described by
+ * struct smq_lun_info) is declared in drivers/sas/smq_sas_emu.h; the
+ * types both sides share are here.
  *
  * Field layouts follow SPC-4 / SBC-3.  Builders need a CDB buffer of at
  * least SMQ_CDB_MAX bytes and return the CDB length, or -EINVAL.
@@ -377,38 +377,6 @@ int smq_parse_mode_caching(const u8 *buf, unsigned int len, bool ten,
 			   struct smq_caching *c);
 u64 smq_scsilun_to_int(const u8 *scsilun);
 void smq_int_to_scsilun(u64 lun, u8 *scsilun);
-
-/* ---- target: CDB decoders ---- */
-int smq_cdb_len(u8 opcode);
-int smq_cdb_decode_rw(const u8 *cdb, unsigned int len,
-		      struct smq_cdb_rw_info *rw);
-int smq_cdb_decode_write_same(const u8 *cdb, unsigned int len,
-			      struct smq_cdb_ws_info *ws);
-int smq_cdb_decode_sync_cache(const u8 *cdb, unsigned int len, u64 *lba,
-			      u32 *nr_blocks, bool *immed);
-int smq_cdb_decode_mode_sense(const u8 *cdb, unsigned int len,
-			      struct smq_mode_sense_req *req);
-int smq_cdb_decode_mode_select(const u8 *cdb, unsigned int len,
-			       struct smq_mode_select_req *req);
-int smq_cdb_alloc_len(const u8 *cdb, unsigned int len);
-int smq_unmap_param_parse(const u8 *buf, unsigned int len,
-			  struct smq_unmap_desc *desc, unsigned int max);
-
-/* ---- target: emulated response payloads ---- */
-int smq_emu_inquiry(const struct smq_lun_info *lu, u8 *buf, unsigned int len);
-int smq_emu_vpd(const struct smq_lun_info *lu, u8 page, u8 *buf,
-		unsigned int len);
-int smq_emu_read_capacity10(const struct smq_lun_info *lu, u8 *buf,
-			    unsigned int len);
-int smq_emu_read_capacity16(const struct smq_lun_info *lu, u8 *buf,
-			    unsigned int len);
-int smq_emu_report_luns(const u64 *luns, unsigned int nr, u8 *buf,
-			unsigned int len);
-int smq_emu_mode_sense(const struct smq_lun_info *lu,
-		       const struct smq_mode_sense_req *req, u8 *buf,
-		       unsigned int len);
-int smq_emu_mode_select(const struct smq_lun_info *lu, const u8 *buf,
-			unsigned int len, bool ten, bool *wce);
 
 /**
  * smq_lun_flat() - Linux LUN number of logical unit @n

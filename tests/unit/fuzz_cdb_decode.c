@@ -4,10 +4,11 @@
  * UNMAP parameter list), and the emulated responses built from what they
  * decoded, into buffers of exactly the allocation length.
  *
- * SMQ_UNIT_SOURCES: smq_cdb.c
+ * SMQ_UNIT_SOURCES: smq_cdb.c smq_sas_emu.c
  */
 #include "smq_fuzz.h"
 #include <smq/cdb.h>
+#include "smq_sas_emu.h"
 
 static const struct smq_lun_info lu = {
 	.vendor = "SMQ", .model = "Emulated SAS", .rev = "0.1",

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Fuzz target: standard INQUIRY data and the VPD page parsers. */
-/* SMQ_UNIT_SOURCES: smq_cdb.c */
+/* SMQ_UNIT_SOURCES: smq_cdb.c smq_sas_emu.c */
 #include "smq_fuzz.h"
 #include <smq/cdb.h>
+#include "smq_sas_emu.h"
 
 static void fuzz_vpd(const u8 *data, size_t size)
 {

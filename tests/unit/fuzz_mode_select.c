@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Fuzz target: MODE SELECT (6) and (10) CDBs and parameter lists. */
-/* SMQ_UNIT_SOURCES: smq_cdb.c */
+/* SMQ_UNIT_SOURCES: smq_cdb.c smq_sas_emu.c */
 #include "smq_fuzz.h"
 #include <smq/cdb.h>
+#include "smq_sas_emu.h"
 
 static const struct smq_lun_info lu = {
 	.nr_blocks = 1 << 20, .block_size = 512, .write_cache = true,

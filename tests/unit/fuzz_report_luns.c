@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Fuzz target: REPORT LUNS data. */
-/* SMQ_UNIT_SOURCES: smq_cdb.c */
+/* SMQ_UNIT_SOURCES: smq_cdb.c smq_sas_emu.c */
 #include "smq_fuzz.h"
 #include <smq/cdb.h>
+#include "smq_sas_emu.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

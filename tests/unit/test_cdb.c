@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of scsi/smq_cdb.c.  The byte vectors below were written by
+ * Unit tests of scsi/smq_cdb.c (initiator side) and
+ * drivers/sas/smq_sas_emu.c (the emulated target's side).
+ * SMQ_UNIT_SOURCES: smq_cdb.c smq_sas_emu.c
+ * The byte vectors below were written by
  * hand from the SBC-3 / SPC-4 field layouts (offsets noted inline), not
  * produced by the code under test.  Parsers are also fed copies of the
  * vectors in exact-size heap buffers, truncated at every length, so
@@ -9,6 +12,7 @@
 #define SMQ_TEST_MAIN
 #include "smq_test.h"
 #include <smq/cdb.h>
+#include "smq_sas_emu.h"
 
 #define V(...)	((const u8[]){ __VA_ARGS__ })
 #define VLEN(...) sizeof((const u8[]){ __VA_ARGS__ })
