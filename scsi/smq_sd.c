@@ -464,9 +464,9 @@ static void smq_sd_limits(struct smq_sd_disk *sdkp, struct smq_disk_limits *lim)
 
 /* ---- block_device_operations ------------------------------------------- */
 
-SMQ_BDOPS_OPEN(smq_sd_open)
+static int smq_sd_open(smq_bdops_open_t *o, smq_blk_mode_t mode)
 {
-	struct smq_sd_disk *sdkp = disk->private_data;
+	struct smq_sd_disk *sdkp = smq_compat_open_disk(o)->private_data;
 	struct smq_scsi_device *sdev = sdkp->sdev;
 
 	switch (READ_ONCE(sdev->sdev_state)) {
@@ -482,12 +482,20 @@ SMQ_BDOPS_OPEN(smq_sd_open)
 	return 0;
 }
 
-SMQ_BDOPS_RELEASE(smq_sd_release)
+static void smq_sd_release(struct gendisk *disk)
 {
 	struct smq_sd_disk *sdkp = disk->private_data;
 
 	module_put(sdkp->sdev->host->hostt->module);
 }
+
+#ifdef SMQ_BDOPS_RELEASE_HAS_MODE
+/* ->release before 6.5 also got the open mode, which smq does not need. */
+static void smq_sd_release_mode(struct gendisk *disk, fmode_t mode)
+{
+	smq_sd_release(disk);
+}
+#endif
 
 static int smq_sd_ioctl(struct block_device *bdev, smq_blk_mode_t mode,
 			unsigned int cmd, unsigned long arg)
@@ -675,7 +683,11 @@ static const struct block_device_operations smq_sd_fops = {
 	.submit_bio = smq_submit_bio,
 	.poll_bio = smq_poll_bio,
 	.open = smq_sd_open,
+#ifdef SMQ_BDOPS_RELEASE_HAS_MODE
+	.release = smq_sd_release_mode,
+#else
 	.release = smq_sd_release,
+#endif
 	.ioctl = smq_sd_ioctl,
 	.getgeo = smq_sd_getgeo,
 	.free_disk = smq_sd_free_disk,

@@ -59,8 +59,9 @@ CHECKPATCH_IGNORE=(
 # definition (NEW_TYPEDEFS). smq_sb_for_each_fn: a callback type
 # (include/smq/sbitmap.h). smq_blk_mode_t: include/smq/compat.h's name for
 # the kernel's blk_mode_t (6.5), fmode_t before it; a type that differs
-# between the kernels smq builds for can only be a typedef.
-CHECKPATCH_TYPEDEFS=(smq_sb_for_each_fn smq_blk_mode_t)
+# between the kernels smq builds for can only be a typedef; smq_bdops_open_t
+# likewise for what block_device_operations ->open is given (compat.h).
+CHECKPATCH_TYPEDEFS=(smq_sb_for_each_fn smq_blk_mode_t smq_bdops_open_t)
 # tests/unit/ is not checked (c_files lists only block/ scsi/ drivers/
 # include/): it is userspace test code, and its shims of kernel headers
 # (tests/unit/include/linux/*.h, like the kernel's tools/include) must use

@@ -70,29 +70,29 @@ typedef blk_mode_t smq_blk_mode_t;
 
 /*
  * block_device_operations ->open/->release: 6.5 changed open to take the
- * gendisk and a blk_mode_t, and dropped the mode from release.  Drivers
- * write SMQ_BDOPS_OPEN(name) / SMQ_BDOPS_RELEASE(name) to declare a handler
- * whose body sees "struct gendisk *disk".
+ * gendisk (was: the block_device) and a blk_mode_t, and dropped the mode
+ * from release.  A driver's handlers are written once:
+ *   static int x_open(smq_bdops_open_t *o, smq_blk_mode_t mode)
+ *	{ struct gendisk *disk = smq_compat_open_disk(o); ... }
+ *   static void x_release(struct gendisk *disk) { ... }
+ * and, where SMQ_BDOPS_RELEASE_HAS_MODE (before 6.5), an adapter taking the
+ * mode too for ->release.
  */
 #if !SMQ_KERNEL_AT_LEAST(6, 5, 0)
-#define SMQ_BDOPS_OPEN(fn)						\
-	static int fn##_disk(struct gendisk *disk);			\
-	static int fn(struct block_device *bdev, fmode_t mode)		\
-	{ return fn##_disk(bdev->bd_disk); }				\
-	static int fn##_disk(struct gendisk *disk)
-#define SMQ_BDOPS_RELEASE(fn)						\
-	static void fn##_disk(struct gendisk *disk);			\
-	static void fn(struct gendisk *disk, fmode_t mode)		\
-	{ fn##_disk(disk); }						\
-	static void fn##_disk(struct gendisk *disk)
+typedef struct block_device smq_bdops_open_t;
+#define SMQ_BDOPS_RELEASE_HAS_MODE	1
+
+static inline struct gendisk *smq_compat_open_disk(struct block_device *bdev)
+{
+	return bdev->bd_disk;
+}
 #else
-#define SMQ_BDOPS_OPEN(fn)						\
-	static int fn##_disk(struct gendisk *disk);			\
-	static int fn(struct gendisk *disk, blk_mode_t mode)		\
-	{ return fn##_disk(disk); }					\
-	static int fn##_disk(struct gendisk *disk)
-#define SMQ_BDOPS_RELEASE(fn)						\
-	static void fn(struct gendisk *disk)
+typedef struct gendisk smq_bdops_open_t;
+
+static inline struct gendisk *smq_compat_open_disk(struct gendisk *disk)
+{
+	return disk;
+}
 #endif
 
 /**
