@@ -201,6 +201,11 @@ unsigned long smq_hctx_stat(struct smq_hw_ctx *hctx, enum smq_hctx_stat stat);
  *	allocated in the mq fields of @q, which smq_queue_create() frees
  * @exit_queue: tear down a frozen, dying queue's path state (its work
  *	items included); the common fields go afterwards
+ * @legacy_elevators: the queue's schedulers are legacy elevators
+ *	(struct smq_sched_ops.legacy, default: legacy_scheduler), not
+ *	multiqueue schedulers (default: mq_scheduler)
+ * @free_queue: free what @init_queue allocated, also after it failed part
+ *	way; last, before the queue's memory (optional)
  * @mark_dying: wake tasks waiting to allocate a request (SMQ_Q_DYING set)
  * @submit_bio: bio entry (split to the limits); a hot path
  * @issue_list: issue a flushed plug batch of requests of this queue; a hot
@@ -227,14 +232,16 @@ unsigned long smq_hctx_stat(struct smq_hw_ctx *hctx, enum smq_hctx_stat stat);
  *	(sysfs_lock held)
  * @debugfs_state: append the path's lines to debugfs state (optional)
  *
- * Chosen once, in smq_queue_create(): &smq_mq_queue_ops (smq_queue.c) or
+ * Chosen once, in smq_queue_create(): &smq_mq_queue_ops (smq_mq.c) or
  * &smq_legacy_queue_ops (smq_legacy.c).  Everything else of block/ is
  * common to both.
  */
 struct smq_queue_ops {
 	const char *name;
+	bool legacy_elevators;
 	int (*init_queue)(struct smq_queue *q);
 	void (*exit_queue)(struct smq_queue *q);
+	void (*free_queue)(struct smq_queue *q);
 	void (*mark_dying)(struct smq_queue *q);
 	void (*submit_bio)(struct smq_queue *q, struct bio *bio);
 	void (*issue_list)(struct smq_queue *q, struct list_head *list,
@@ -426,14 +433,17 @@ int smq_map_check(const struct smq_tag_set *set, unsigned int nr,
 		  const unsigned int *map);
 int smq_map_poll_queues(struct smq_tag_set *set);
 
-/* smq_queue.c */
+/* smq_mq.c */
 int smq_alloc_hctx(struct smq_queue *q, unsigned int idx);
 void smq_map_swqueues(struct smq_queue *q);
+void smq_mq_submit_bio(struct smq_queue *q, struct bio *bio);
+
+/* smq_freeze.c */
+int smq_queue_usage_init(struct smq_queue *q);
 bool smq_queue_enter(struct smq_queue *q, bool nowait);
 void smq_queue_exit(struct smq_queue *q);
 void smq_queue_exit_many(struct smq_queue *q, unsigned int n);
 bool smq_queue_quiesced(struct smq_queue *q);
-void smq_hctx_release(struct smq_hw_ctx *hctx);
 
 /* smq_request.c */
 struct smq_request *smq_get_request(struct smq_queue *q, blk_opf_t opf,
@@ -477,7 +487,19 @@ void smq_plug_add(struct smq_queue *q, struct smq_plug_cb *plug,
 void smq_fail_bio(struct smq_queue *q, struct bio *bio);
 bool smq_bio_enter(struct smq_queue *q, struct bio *bio,
 		   unsigned int *nr_segs, struct smq_plug_cb **plug);
-void smq_mq_submit_bio(struct smq_queue *q, struct bio *bio);
+
+/*
+ * A REQ_POLLED bio now rides on @rq: tell its poller which hardware queue
+ * to reap (smq_poll_bio()).  Others keep BLK_QC_T_NONE (bio_init()), for
+ * which the kernel's bio_poll() returns at once.
+ */
+static inline void smq_bio_set_cookie(struct smq_request *rq,
+				      struct bio *bio)
+{
+	/* rq->hctx: NULL on the legacy path, which the kernel never polls. */
+	if (unlikely(bio->bi_opf & REQ_POLLED) && rq->hctx)
+		WRITE_ONCE(bio->bi_cookie, rq->hctx->queue_num);
+}
 
 static inline bool smq_may_merge(const struct smq_queue *q,
 				 struct bio *bio)
@@ -498,10 +520,7 @@ void smq_issue_list(struct smq_queue *q, struct list_head *list,
 		    bool from_schedule);
 void smq_hctx_restart(struct smq_hw_ctx *hctx);
 void smq_requeue_work(struct work_struct *work);
-void smq_mq_run_queues(struct smq_queue *q, bool async);
-void smq_mq_delay_run_queues(struct smq_queue *q, unsigned long msecs);
-void smq_mq_insert_request(struct smq_request *rq);
-void smq_mq_requeue(struct smq_request *rq);
+void smq_delay_run_hw_queue(struct smq_hw_ctx *hctx, unsigned long msecs);
 
 /* smq_poll.c */
 void smq_poll_reap(struct smq_queue *q);
@@ -518,7 +537,8 @@ void smq_add_timer(struct smq_request *rq);
 /* smq_sysfs.c */
 int smq_sysfs_register(struct smq_queue *q);
 void smq_sysfs_unregister(struct smq_queue *q);
-void smq_hctx_kobj_init(struct smq_hw_ctx *hctx);
+extern const struct attribute_group *smq_hctx_groups[];
+extern const struct sysfs_ops smq_hctx_sysfs_ops;
 void smq_hctx_kobj_del(struct smq_hw_ctx *hctx);
 unsigned int smq_mq_max_requests(struct smq_queue *q);
 int smq_mq_sysfs_register(struct smq_queue *q, struct kobject *parent);

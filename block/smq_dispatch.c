@@ -17,6 +17,23 @@
 #include "smq_blk_int.h"
 #include "smq_sched.h"
 
+/**
+ * smq_hctx_stat - a dispatch counter of a hardware queue
+ * @hctx: hardware queue
+ * @stat: which
+ *
+ * Return: the sum of the CPUs' counts, exact once the counting has stopped.
+ */
+unsigned long smq_hctx_stat(struct smq_hw_ctx *hctx, enum smq_hctx_stat stat)
+{
+	unsigned long sum = 0;
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(per_cpu_ptr(hctx->stats, cpu)->count[stat]);
+	return sum;
+}
+
 /* Rerun delay after a BUSY that carries no restart guarantee */
 #define SMQ_RESOURCE_DELAY_MS	3
 
@@ -33,8 +50,12 @@ static int smq_hctx_next_cpu(struct smq_hw_ctx *hctx)
 	return cpu;
 }
 
-static void smq_delay_run_hw_queue(struct smq_hw_ctx *hctx,
-				   unsigned long msecs)
+/**
+ * smq_delay_run_hw_queue - run a hardware queue from its work after a delay
+ * @hctx: hardware queue
+ * @msecs: delay
+ */
+void smq_delay_run_hw_queue(struct smq_hw_ctx *hctx, unsigned long msecs)
 {
 	mod_delayed_work_on(smq_hctx_next_cpu(hctx), smq_wq, &hctx->run_work,
 			    msecs_to_jiffies(msecs));
@@ -407,61 +428,6 @@ void smq_run_hw_queue(struct smq_hw_ctx *hctx, bool async)
 }
 
 /**
- * smq_mq_run_queues - run every hardware queue of a queue
- * @q: multiqueue queue
- * @async: from work items (required from atomic context)
- */
-void smq_mq_run_queues(struct smq_queue *q, bool async)
-{
-	unsigned int i, nr;
-
-	/* Callers need no queue reference: see smq_nr_hctx(). */
-	rcu_read_lock();
-	nr = smq_nr_hctx(q);
-	for (i = 0; i < nr; i++)
-		smq_run_hw_queue(READ_ONCE(q->hctxs[i]), async);
-	rcu_read_unlock();
-}
-
-/**
- * smq_run_hw_queues - run a queue (every hardware queue of it)
- * @q: queue
- * @async: from work items (required from atomic context)
- */
-void smq_run_hw_queues(struct smq_queue *q, bool async)
-{
-	q->ops->run_queues(q, async);
-}
-EXPORT_SYMBOL_GPL(smq_run_hw_queues);
-
-/**
- * smq_mq_delay_run_queues - run every hardware queue after a delay
- * @q: multiqueue queue
- * @msecs: delay
- */
-void smq_mq_delay_run_queues(struct smq_queue *q, unsigned long msecs)
-{
-	unsigned int i, nr;
-
-	rcu_read_lock();
-	nr = smq_nr_hctx(q);
-	for (i = 0; i < nr; i++)
-		smq_delay_run_hw_queue(READ_ONCE(q->hctxs[i]), msecs);
-	rcu_read_unlock();
-}
-
-/**
- * smq_delay_run_hw_queues - run a queue after a delay
- * @q: queue
- * @msecs: delay
- */
-void smq_delay_run_hw_queues(struct smq_queue *q, unsigned long msecs)
-{
-	q->ops->delay_run_queues(q, msecs);
-}
-EXPORT_SYMBOL_GPL(smq_delay_run_hw_queues);
-
-/**
  * smq_hctx_restart - rerun a hardware queue that asked for it
  * @hctx: hardware queue one of whose requests just finished
  */
@@ -514,24 +480,6 @@ void smq_insert_request(struct smq_request *rq, bool at_head, bool run,
 	}
 	if (run)
 		smq_run_hw_queue(hctx, async);
-}
-
-/**
- * smq_mq_insert_request - queue a passthrough request and run its hctx
- * @rq: request
- */
-void smq_mq_insert_request(struct smq_request *rq)
-{
-	smq_insert_request(rq, false, true, false);
-}
-
-/**
- * smq_mq_requeue - put a requeued request back on its dispatch list
- * @rq: request from the requeue list; the caller runs the queue
- */
-void smq_mq_requeue(struct smq_request *rq)
-{
-	smq_insert_request(rq, false, false, false);
 }
 
 /*

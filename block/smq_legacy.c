@@ -778,6 +778,7 @@ static void smq_legacy_wake_all(struct smq_queue *q)
  */
 const struct smq_queue_ops smq_legacy_queue_ops = {
 	.name = "legacy",
+	.legacy_elevators = true,
 	.init_queue = smq_legacy_init_queue,
 	.exit_queue = smq_legacy_exit_queue,
 	.mark_dying = smq_legacy_wake_all,
@@ -796,15 +797,3 @@ const struct smq_queue_ops smq_legacy_queue_ops = {
 	.set_nr_requests = smq_legacy_set_nr_requests,
 	.debugfs_register = smq_legacy_debugfs_register,
 };
-
-/**
- * smq_queue_is_legacy - whether a queue runs the single-queue path
- * @q: queue
- *
- * Return: true on the single-queue (legacy) path.
- */
-bool smq_queue_is_legacy(const struct smq_queue *q)
-{
-	return q->ops == &smq_legacy_queue_ops;
-}
-EXPORT_SYMBOL_GPL(smq_queue_is_legacy);

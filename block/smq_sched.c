@@ -302,7 +302,7 @@ int smq_sched_switch(struct smq_queue *q, const char *name)
  */
 void smq_sched_init_queue(struct smq_queue *q)
 {
-	bool legacy = smq_queue_is_legacy(q);
+	bool legacy = q->ops->legacy_elevators;
 	const char *name = legacy ? smq_legacy_sched : smq_mq_sched;
 	int ret;
 

@@ -38,19 +38,6 @@ static bool smq_rq_mergeable(struct smq_request *rq, struct bio *bio)
 	return true;
 }
 
-/*
- * A REQ_POLLED bio now rides on @rq: tell its poller which hardware queue
- * to reap (smq_poll_bio()).  Others keep BLK_QC_T_NONE (bio_init()), for
- * which the kernel's bio_poll() returns at once.
- */
-static inline void smq_bio_set_cookie(struct smq_request *rq,
-				      struct bio *bio)
-{
-	/* rq->hctx: NULL on the legacy path, which the kernel never polls. */
-	if (unlikely(bio->bi_opf & REQ_POLLED) && rq->hctx)
-		WRITE_ONCE(bio->bi_cookie, rq->hctx->queue_num);
-}
-
 /* Where a bio's data ends, as an offset within its last page. */
 static unsigned int smq_bio_end_offset(struct bio *bio)
 {
@@ -185,28 +172,6 @@ struct smq_request *smq_bio_merge_dl(struct smq_queue *q, struct smq_dl *dl,
 	return rq;
 }
 EXPORT_SYMBOL_GPL(smq_bio_merge_dl);
-
-/**
- * smq_attempt_ctx_merge - merge a bio into a request in this CPU's queue
- * @q: queue
- * @bio: the bio
- * @nr_segs: its segments
- *
- * Return: true if the bio now rides on a queued request.
- */
-static bool smq_attempt_ctx_merge(struct smq_queue *q, struct bio *bio,
-				  unsigned int nr_segs)
-{
-	struct smq_ctx *ctx = raw_cpu_ptr(q->queue_ctx);
-	bool merged;
-
-	if (list_empty_careful(&ctx->rq_list))
-		return false;
-	spin_lock(&ctx->lock);
-	merged = smq_bio_merge_list(q, &ctx->rq_list, bio, nr_segs);
-	spin_unlock(&ctx->lock);
-	return merged;
-}
 
 /*
  * Keep @plug for the next plug on this CPU, or free it when one is kept
@@ -351,110 +316,3 @@ bool smq_bio_enter(struct smq_queue *q, struct bio *bio,
 	}
 	return true;
 }
-
-/**
- * smq_mq_submit_bio - bio entry of a multiqueue queue
- * @q: queue
- * @bio: bio, split to the limits
- */
-void smq_mq_submit_bio(struct smq_queue *q, struct bio *bio)
-{
-	bool nowait = bio->bi_opf & REQ_NOWAIT;
-	struct smq_plug_cb *plug;
-	struct smq_request *rq;
-	unsigned int nr_segs;
-
-	if (!smq_bio_enter(q, bio, &nr_segs, &plug))
-		return;
-	if (smq_may_merge(q, bio) &&
-	    (q->sched ? smq_sched_bio_merge(q, bio, nr_segs) :
-			smq_attempt_ctx_merge(q, bio, nr_segs))) {
-		smq_queue_exit(q);
-		return;
-	}
-	rq = smq_get_request(q, bio->bi_opf, nowait ? SMQ_REQ_NOWAIT : 0);
-	if (!rq) {
-		smq_queue_exit(q);
-		smq_fail_bio(q, bio);
-		return;
-	}
-	smq_rq_init_bio(rq, bio, nr_segs);
-	smq_bio_set_cookie(rq, bio);
-	/* Sleeping for a request flushed (and freed) the plug batch. */
-	plug = smq_get_plug(q);
-	smq_flush_prepare_rq(rq);
-	if (plug)
-		smq_plug_add(q, plug, rq);
-	else
-		smq_issue_direct(rq);
-}
-
-/*
- * Whether the kernel's bio_split_to_limits() may split @bio: an upper
- * bound from the kernel's own limits of the disk (max_sectors_kb can be
- * written there), counting segments as it does: at least one per bvec,
- * no merging across bvecs.
- */
-static bool smq_bio_may_split(struct bio *bio)
-{
-	struct request_queue *rq_q = bio->bi_bdev->bd_disk->queue;
-	unsigned int max_seg = queue_max_segment_size(rq_q);
-	unsigned int segs = 0, nr_bvecs = 0;
-	struct bvec_iter iter;
-	struct bio_vec bv;
-
-	/* Discard and write-zeroes bios have a size but no bvecs. */
-	if (!bio_has_data(bio))
-		return false;
-	if (bio_sectors(bio) > queue_max_sectors(rq_q))
-		return true;
-	bio_for_each_bvec(bv, bio, iter) {
-		segs += DIV_ROUND_UP(bv.bv_offset % max_seg + bv.bv_len,
-				     max_seg);
-		nr_bvecs++;
-	}
-	return segs >= queue_max_segments(rq_q) ||
-	       (queue_virt_boundary(rq_q) && nr_bvecs > 1);
-}
-
-/*
- * On 6.1 (SMQ_POLLED_BIO_FORCED_NOWAIT) every asynchronous polled bio comes
- * with REQ_NOWAIT, also when io_uring's worker reissues it after -EAGAIN,
- * and the kernel fails a REQ_NOWAIT bio that needs a split with -EAGAIN:
- * an IOPOLL ring (fio --ioengine=io_uring --hipri) would resubmit 1 MiB of
- * scattered pages on a 128-segment disk forever, on either path (the
- * legacy disk sees REQ_POLLED already cleared by the kernel, so any
- * REQ_NOWAIT bio counts).  Such a bio goes on as an ordinary one: it may
- * wait, and its parts complete by interrupt (a split bio is not polled:
- * bio_split_to_limits() clears REQ_POLLED).  6.12 keeps the kernel's rule.
- */
-static void smq_bio_nowait_split(struct bio *bio)
-{
-	if (!SMQ_POLLED_BIO_FORCED_NOWAIT ||
-	    likely(!(bio->bi_opf & REQ_NOWAIT)))
-		return;
-	if (smq_bio_may_split(bio)) {
-		bio_clear_polled(bio);
-		bio->bi_opf &= ~REQ_NOWAIT;
-	}
-}
-
-/**
- * smq_submit_bio - ->submit_bio of every smq disk
- * @bio: the bio
- *
- * The disk's request_queue->queuedata is the smq_queue (smq_alloc_disk()).
- * The queue's path takes it from here; the mq entry is called directly
- * where indirect calls are costly (retpolines).
- */
-void smq_submit_bio(struct bio *bio)
-{
-	struct smq_queue *q = bio->bi_bdev->bd_disk->queue->queuedata;
-
-	smq_bio_nowait_split(bio);
-	bio = bio_split_to_limits(bio);
-	if (!bio)
-		return;
-	INDIRECT_CALL_1(q->ops->submit_bio, smq_mq_submit_bio, q, bio);
-}
-EXPORT_SYMBOL_GPL(smq_submit_bio);

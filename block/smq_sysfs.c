@@ -99,31 +99,20 @@ static struct attribute *smq_hctx_attrs[] = {
 	&smq_hctx_attr_type.attr,
 	NULL,
 };
-ATTRIBUTE_GROUPS(smq_hctx);
 
-static const struct sysfs_ops smq_hctx_sysfs_ops = {
+static const struct attribute_group smq_hctx_group = {
+	.attrs = smq_hctx_attrs,
+};
+
+/* The files of mq/<n>/: smq_mq.c's hardware queue kobject type has them. */
+const struct attribute_group *smq_hctx_groups[] = {
+	&smq_hctx_group,
+	NULL,
+};
+
+const struct sysfs_ops smq_hctx_sysfs_ops = {
 	.show = smq_hctx_attr_show,
 };
-
-static void smq_hctx_kobj_release(struct kobject *kobj)
-{
-	smq_hctx_release(container_of(kobj, struct smq_hw_ctx, kobj));
-}
-
-static const struct kobj_type smq_hctx_ktype = {
-	.sysfs_ops = &smq_hctx_sysfs_ops,
-	.default_groups = smq_hctx_groups,
-	.release = smq_hctx_kobj_release,
-};
-
-/**
- * smq_hctx_kobj_init - initialise a hardware queue's kobject
- * @hctx: hardware queue; freed by the kobject's release from now on
- */
-void smq_hctx_kobj_init(struct smq_hw_ctx *hctx)
-{
-	kobject_init(&hctx->kobj, &smq_hctx_ktype);
-}
 
 /* The mq/ directory itself: no files, lifetime tied to the queue. */
 static void smq_noop_release(struct kobject *kobj)

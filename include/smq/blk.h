@@ -412,7 +412,6 @@ struct smq_queue *smq_queue_create(struct smq_tag_set *set, void *queuedata);
 void smq_queue_destroy(struct smq_queue *q);
 void *smq_queue_data(const struct smq_queue *q);
 struct smq_tag_set *smq_queue_tag_set(const struct smq_queue *q);
-bool smq_queue_is_legacy(const struct smq_queue *q);
 struct gendisk *smq_alloc_disk(struct smq_queue *q,
 			       const struct smq_disk_limits *lim,
 			       const struct block_device_operations *fops,
