@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The experiments: the seed threads (/work/shared/seeds, see
-Documentation/bench.md) regenerated with smq beside the kernel's own stack.
+"""The experiments: the seed threads (the linux-scsi / linux-block posts smq
+was created from; each experiment's `seed` names its post, and its axes and
+tables carry what the run needs, so nothing outside this repository is read;
+see Documentation/bench.md) regenerated with smq beside the kernel's own
+stack.
 
 Each experiment builds a plan (setups and points) from small tables of
 axes, renders tables in its seed's format from the run's JSON document, and
