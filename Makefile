@@ -17,7 +17,7 @@
 #   make bench              the main job: an experiment (BENCH=..., default seed 000's
 #                           grid, quick) on smq and the kernel's stack in one guest
 #   make guest-test         only the guest suite (SUITE=check|smoke, KVER=...)
-#   make vm-selftest        prove the guest bench (status, timeout, panic, gate)
+#   make harness-check      prove the guest bench (status, timeout, panic, gate)
 #   make lint               kernel-style gates (tools/lint.sh): checkpatch, kernel-doc,
 #                           sparse, W=1 builds (6.1, 6.12), shellcheck; GATES=... some
 #   make clean              remove build/ (results/ is kept; make distclean)
@@ -35,7 +35,7 @@ TOOLS := tools
 unexport KVER SUITE BENCH GATES
 
 .PHONY: all modules all-kernels unit install uninstall check check-debug bench guest-test \
-	vm-selftest lint clean distclean help
+	harness-check lint clean distclean help
 
 all: modules
 
@@ -67,8 +67,8 @@ bench:
 guest-test: modules
 	@$(TOOLS)/vm/run-suite.sh -k $(KVER) $(SUITE)
 
-vm-selftest:
-	@$(TOOLS)/vm/selftest.sh $(KVER)
+harness-check:
+	@$(TOOLS)/vm/harness-check.sh $(KVER)
 
 lint:
 	+@$(TOOLS)/lint.sh $(GATES)

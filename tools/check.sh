@@ -7,11 +7,11 @@
 #   unit      make -C tests/unit ("N passed, N failed")
 #   lint      tools/lint.sh: checkpatch, kernel-doc, W=1 builds (6.12, 6.1),
 #             sparse, shellcheck (one test per gate)
-#   vm        tools/vm/selftest.sh: the guest bench itself (status, hung
+#   vm        tools/vm/harness-check.sh: the guest bench itself (status, hung
 #             guest killed at its limit, panic, runner verdicts, dmesg gate)
 #   guest     tests/guest/suites/check on 6.12 (tools/vm/run-suite.sh: one
 #             guest boot per suite line)
-#   bench     tools/bench/selftest.sh: a two-point bench run on 6.12 (smq mq
+#   bench     tools/bench/bench-check.sh: a two-point bench run on 6.12 (smq mq
 #             and scsi_debug), its JSON, table, plot and compare checked
 #   build     all modules for the other kernel (6.1)
 #   smoke     tests/guest/suites/smoke on 6.1
@@ -19,7 +19,7 @@
 #   kernel    tools/vm/debug-kernel.sh: build (or find cached) the 6.12 debug
 #             kernel (KASAN, lockdep, kmemleak, fault injection, ...)
 #   build     the modules against its tree (KDIR=)
-#   selftest  tools/vm/selftest.sh --debug: a leak and a use after free on
+#   harness   tools/vm/harness-check.sh --debug: a leak and a use after free on
 #             purpose are caught by the runner's kmemleak scan and dmesg gate
 #   guest     tests/guest/suites/debug on it (any KASAN, lockdep, kmemleak
 #             or hung-task report fails the test or the boot)
@@ -131,8 +131,8 @@ main_debug() {
 	if KDIR="$tree" one_test "build-debug" "$SMQ_TOOLS/build/build.sh" "$rel"; then
 		mods="$SMQ_TREE/build/$rel"
 	fi
-	SMQ_SELFTEST_OUT="$out/selftest-debug" counted selftest-debug \
-		"$SMQ_TOOLS/vm/selftest.sh" --debug "$rel"
+	SMQ_HARNESS_CHECK_OUT="$out/harness-check-debug" counted harness-check-debug \
+		"$SMQ_TOOLS/vm/harness-check.sh" --debug "$rel"
 	guest_suite "guest-debug" "$rel" debug "$mods"
 	finish "$start"
 }
@@ -151,9 +151,9 @@ main() {
 		note SKIP "unit: no tests/unit/Makefile"
 	fi
 	counted lint "$SMQ_TOOLS/lint.sh"
-	counted vm-selftest "$SMQ_TOOLS/vm/selftest.sh" "$rel"
+	counted harness-check "$SMQ_TOOLS/vm/harness-check.sh" "$rel"
 	guest_suite "guest-$MAIN_KVER" "$rel" check "$mods"
-	counted bench-selftest "$SMQ_TOOLS/bench/selftest.sh" "$rel" "$mods" "$out/bench-selftest"
+	counted bench-check "$SMQ_TOOLS/bench/bench-check.sh" "$rel" "$mods" "$out/bench-check"
 
 	rel="$("$SMQ_TOOLS/build/kver.sh" "$OTHER_KVER")"
 	build_for "build-$OTHER_KVER" "$rel"

@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=dash
-# name: selftest-kmemleak
+# name: harness-kmemleak
 # timeout: 30
-# Debug-lane self-test (tools/vm/selftest.sh --debug): loads the kernel's
+# Debug-lane self-test (tools/vm/harness-check.sh --debug): loads the kernel's
 # kmemleak sample module, which leaks on purpose, and passes (the module
 # stays loaded, so the backtraces name it); the runner's
 # scan after the last test must then report "FAIL kmemleak".

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# selftest.sh [KVER]: prove the guest bench itself works (three short boots):
+# harness-check.sh [KVER]: prove the guest bench itself works (three short boots):
 #   status   a guest command's exit status comes back, and the guest test
 #            runner reports PASS, SKIP, FAIL, a timed-out test and a test
 #            that made the kernel log a WARNING (dmesg gate) as it should;
@@ -12,7 +12,7 @@
 #            guest's init once more, and still counts it as a failure;
 #   tcg-broke  tools/vm/tcg-broke.sh (run-suite.sh and the bench boot such a
 #            guest again) tells emulator faults from the guest's own Oopses.
-# selftest.sh --debug RELEASE: the debug lane's own gate on the debug kernel
+# harness-check.sh --debug RELEASE: the debug lane's own gate on the debug kernel
 # (two boots): a leak on purpose (the kernel's kmemleak sample module) must
 # make the runner report "FAIL kmemleak", and a use after free on purpose
 # (LKDTM) must make the dmesg gate fail the test with KASAN's report (or
@@ -25,7 +25,7 @@ set -euo pipefail
 debug=0
 [[ "${1:-}" == --debug ]] && { debug=1; shift; }
 spec="${1:-$SMQ_DEFAULT_KVER}"
-out="${SMQ_SELFTEST_OUT:-$SMQ_RESULTS/selftest/$(smq_timestamp)}"
+out="${SMQ_HARNESS_CHECK_OUT:-$SMQ_RESULTS/harness-check/$(smq_timestamp)}"
 passed=0 failed=0
 
 verdict() { # OK NAME DETAIL...
@@ -33,10 +33,10 @@ verdict() { # OK NAME DETAIL...
 	shift 2
 	if [[ "$ok" == 1 ]]; then
 		passed=$((passed + 1))
-		echo "PASS vm-selftest-$name: $*"
+		echo "PASS harness-check-$name: $*"
 	else
 		failed=$((failed + 1))
-		echo "FAIL vm-selftest-$name: $*"
+		echo "FAIL harness-check-$name: $*"
 	fi
 }
 
@@ -50,19 +50,19 @@ run() {
 }
 
 # The debug kernel's detectors, as the runner and its gate see them.
-selftest_debug() {
+harness_check_debug() {
 	local got
-	run kmemleak 240 'sh tests/guest/run-tests.sh none selftest/905-kmemleak'
+	run kmemleak 240 'sh tests/guest/run-tests.sh none harness-check/905-kmemleak'
 	got="$(cat "$out/kmemleak/results/guest-tests/results" 2>/dev/null || true)"
-	if [[ "$got" == "PASS selftest-kmemleak [none]"$'\n'"FAIL kmemleak [none]: suspected leaks (kmemleak):" ]] &&
+	if [[ "$got" == "PASS harness-kmemleak [none]"$'\n'"FAIL kmemleak [none]: suspected leaks (kmemleak):" ]] &&
 		grep -q kmemleak_test "$out/kmemleak/results/guest-tests/kmemleak"; then
 		verdict 1 kmemleak "a leak on purpose is reported by the runner's kmemleak scan"
 	else
 		verdict 0 kmemleak "unexpected verdicts:"$'\n'"$got"
 	fi
-	run kasan 240 'sh tests/guest/run-tests.sh none selftest/906-kasan'
+	run kasan 240 'sh tests/guest/run-tests.sh none harness-check/906-kasan'
 	got="$(cat "$out/kasan/results/guest-tests/results" 2>/dev/null || true)"
-	if [[ "$got" == "FAIL selftest-kasan [none]: kernel complained in dmesg (was: PASS)" ]] &&
+	if [[ "$got" == "FAIL harness-kasan [none]: kernel complained in dmesg (was: PASS)" ]] &&
 		grep -Eq 'KASAN: slab-use-after-free|KFENCE: use-after-free' \
 			"$out"/kasan/results/guest-tests/*/dmesg-bad; then
 		# KFENCE reports instead of KASAN when the object came from its pool.
@@ -74,18 +74,18 @@ selftest_debug() {
 	((failed == 0))
 }
 if ((debug)); then
-	selftest_debug
+	harness_check_debug
 	exit
 fi
 
 # 1. Exit status and the guest runner's verdicts.
-expected="PASS selftest-pass [none]
-SKIP selftest-skip [none]: skipping on purpose
-FAIL selftest-fail [none]: exit status 1
-FAIL selftest-timeout [none]: timed out after 3s
-FAIL selftest-dmesg-gate [none]: kernel complained in dmesg (was: PASS)"
-run status 180 'sh tests/guest/run-tests.sh none selftest/900-pass selftest/901-skip \
-	selftest/902-fail selftest/903-timeout selftest/904-dmesg-gate; exit 7'
+expected="PASS harness-pass [none]
+SKIP harness-skip [none]: skipping on purpose
+FAIL harness-fail [none]: exit status 1
+FAIL harness-timeout [none]: timed out after 3s
+FAIL harness-dmesg-gate [none]: kernel complained in dmesg (was: PASS)"
+run status 180 'sh tests/guest/run-tests.sh none harness-check/900-pass harness-check/901-skip \
+	harness-check/902-fail harness-check/903-timeout harness-check/904-dmesg-gate; exit 7'
 verdict "$((rc == 7))" exit-status "guest command's status 7 came back as $rc"
 got="$(cat "$out/status/results/guest-tests/results" 2>/dev/null || true)"
 if [[ "$got" == "$expected" ]] &&

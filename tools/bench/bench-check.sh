@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# selftest.sh RELEASE [MODULES-DIR|none] [OUT]: the bench's quick test (part
+# bench-check.sh RELEASE [MODULES-DIR|none] [OUT]: the bench's quick test (part
 # of `make check`, ~1 min): runs the two-point `selftest` experiment (smq mq
 # and scsi_debug, one LUN, 2 interleaved rounds of one 1 s run) in one guest,
 # profiled (--profile), then `bench validate`: the JSON has the configuration
@@ -17,16 +17,16 @@ set -uo pipefail
 
 rel="${1:-$SMQ_DEFAULT_KVER}"
 mods="${2:-$SMQ_TREE/build/$rel}"
-out="${3:-$SMQ_RESULTS/bench-selftest/$(smq_timestamp)}"
+out="${3:-$SMQ_RESULTS/bench-check/$(smq_timestamp)}"
 rc=0
 if [[ "$mods" == none ]]; then
-	echo "SKIP bench-selftest: no smq modules (the build failed)"
+	echo "SKIP bench-check: no smq modules (the build failed)"
 	echo "0 passed, 0 failed, 1 skipped"
 	exit 0
 fi
 "$SMQ_TOOLS/bench/bench" selftest -k "$rel" -M "$mods" --no-setup --profile -o "$out" || rc=$?
 if [[ ! -f "$out/results.json" ]]; then
-	echo "FAIL bench-selftest: no results.json (bench status $rc; see $out/guest/console.log)"
+	echo "FAIL bench-check: no results.json (bench status $rc; see $out/guest/console.log)"
 	echo "0 passed, 1 failed"
 	exit 1
 fi

@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=dash
-# name: selftest-kasan
+# name: harness-kasan
 # timeout: 30
-# Debug-lane self-test (tools/vm/selftest.sh --debug): a use after free by
+# Debug-lane self-test (tools/vm/harness-check.sh --debug): a use after free by
 # the kernel's LKDTM; passes itself, so KASAN's report must make the dmesg
 # gate fail it.
 . "$SMQ_GUEST_DIR/lib/common.sh"
