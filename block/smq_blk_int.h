@@ -427,7 +427,7 @@ void smq_mq_busy_iter(struct smq_queue *q,
 		      bool (*fn)(struct smq_request *rq, void *data),
 		      void *data);
 
-/* smq_map.c */
+/* smq_set_map.c */
 int smq_map_queues_default(struct smq_tag_set *set);
 int smq_map_check(const struct smq_tag_set *set, unsigned int nr,
 		  const unsigned int *map);

@@ -38,7 +38,7 @@
 #include "smq_sched.h"
 
 /**
- * struct smq_dd - per-queue mq-deadline state
+ * struct smq_mq_dl - per-queue mq-deadline state
  * @lock: protects @dl (trees, FIFOs, batch state, tunables)
  * @dl: the deadline core
  * @inserted: requests inserted, not yet moved into @dl (lock-free)
@@ -52,7 +52,7 @@
  *	@lock when written; read without it)
  * @flags: SMQ_DD_RERUN: a dispatcher found @lock taken and left
  */
-struct smq_dd {
+struct smq_mq_dl {
 	spinlock_t lock;		/* protects dl */
 	struct smq_dl dl;
 	struct llist_head inserted;
@@ -68,19 +68,19 @@ struct smq_dd {
 
 #define SMQ_DD_RERUN	0
 
-static int smq_dd_dir(const struct smq_request *rq)
+static int smq_mq_dl_dir(const struct smq_request *rq)
 {
 	return op_is_write(smq_rq_op(rq)) ? SMQ_DL_WRITE : SMQ_DL_READ;
 }
 
-static struct smq_request *smq_dd_to_rq(struct smq_dl_node *n)
+static struct smq_request *smq_mq_dl_to_rq(struct smq_dl_node *n)
 {
 	return n ? container_of(n, struct smq_request, dl_node) : NULL;
 }
 
-static int smq_dd_init(struct smq_queue *q)
+static int smq_mq_dl_init(struct smq_queue *q)
 {
-	struct smq_dd *dd = kzalloc(sizeof(*dd), GFP_KERNEL);
+	struct smq_mq_dl *dd = kzalloc(sizeof(*dd), GFP_KERNEL);
 	struct smq_dl_params p;
 
 	if (!dd)
@@ -94,9 +94,9 @@ static int smq_dd_init(struct smq_queue *q)
 	return 0;
 }
 
-static void smq_dd_exit(struct smq_queue *q)
+static void smq_mq_dl_exit(struct smq_queue *q)
 {
-	struct smq_dd *dd = q->sched_data;
+	struct smq_mq_dl *dd = q->sched_data;
 
 	WARN_ON_ONCE(atomic_read(&dd->queued));
 	kfree(dd);
@@ -104,7 +104,7 @@ static void smq_dd_exit(struct smq_queue *q)
 }
 
 /* Move lock-free insertions into the core, oldest first; dd->lock held. */
-static void smq_dd_drain(struct smq_dd *dd)
+static void smq_mq_dl_drain(struct smq_mq_dl *dd)
 	__must_hold(&dd->lock)
 {
 	struct llist_node *list;
@@ -114,13 +114,13 @@ static void smq_dd_drain(struct smq_dd *dd)
 	list = llist_reverse_order(llist_del_all(&dd->inserted));
 	llist_for_each_entry_safe(rq, next, list, elv.llist) {
 		smq_dl_node_init(&rq->dl_node, rq->sector, smq_rq_sectors(rq),
-				 smq_dd_dir(rq));
+				 smq_mq_dl_dir(rq));
 		smq_dl_insert(&dd->dl, &rq->dl_node, rq->elv.insert_time, false);
 	}
 }
 
 /* Take dd->lock outside dispatch (merges, head insertion, sysfs). */
-static void smq_dd_lock(struct smq_dd *dd)
+static void smq_mq_dl_lock(struct smq_mq_dl *dd)
 	__acquires(&dd->lock)
 {
 	if (!spin_trylock(&dd->lock)) {
@@ -134,39 +134,39 @@ static void smq_dd_lock(struct smq_dd *dd)
  * Drop dd->lock.  Returns true when a dispatcher gave up on the lock while
  * it was held: the caller must see that the queue is dispatched.
  */
-static bool smq_dd_unlock_rerun(struct smq_dd *dd)
+static bool smq_mq_dl_unlock_rerun(struct smq_mq_dl *dd)
 	__releases(&dd->lock)
 {
 	spin_unlock(&dd->lock);
-	/* Pairs with smp_mb() in smq_dd_dispatch_request(). */
+	/* Pairs with smp_mb() in smq_mq_dl_dispatch_request(). */
 	smp_mb();
 	return test_bit(SMQ_DD_RERUN, &dd->flags) &&
 	       test_and_clear_bit(SMQ_DD_RERUN, &dd->flags);
 }
 
-/* Drop dd->lock taken by smq_dd_lock(); run the queue if a dispatcher left. */
-static void smq_dd_unlock(struct smq_dd *dd, struct smq_queue *q)
+/* Drop dd->lock taken by smq_mq_dl_lock(); run the queue if a dispatcher left. */
+static void smq_mq_dl_unlock(struct smq_mq_dl *dd, struct smq_queue *q)
 	__releases(&dd->lock)
 {
-	if (smq_dd_unlock_rerun(dd))
+	if (smq_mq_dl_unlock_rerun(dd))
 		smq_run_hw_queues(q, true);
 }
 
-static void smq_dd_insert_requests(struct smq_hw_ctx *hctx,
-				   struct list_head *list, bool at_head)
+static void smq_mq_dl_insert_requests(struct smq_hw_ctx *hctx,
+				      struct list_head *list, bool at_head)
 {
-	struct smq_dd *dd = hctx->q->sched_data;
+	struct smq_mq_dl *dd = hctx->q->sched_data;
 	struct smq_request *rq, *next;
 
 	list_for_each_entry_safe(rq, next, list, queuelist) {
 		list_del_init(&rq->queuelist);
 		atomic_inc(&dd->queued);
 		if (at_head) {
-			smq_dd_lock(dd);
+			smq_mq_dl_lock(dd);
 			smq_dl_node_init(&rq->dl_node, rq->sector,
-					 smq_rq_sectors(rq), smq_dd_dir(rq));
+					 smq_rq_sectors(rq), smq_mq_dl_dir(rq));
 			smq_dl_insert(&dd->dl, &rq->dl_node, jiffies, true);
-			smq_dd_unlock(dd, hctx->q);
+			smq_mq_dl_unlock(dd, hctx->q);
 			continue;
 		}
 		rq->elv.insert_time = jiffies;
@@ -179,35 +179,35 @@ static void smq_dd_insert_requests(struct smq_hw_ctx *hctx,
  * one hold of dd->lock: the lock is taken once per queue run's batch, not
  * once per request.
  */
-static unsigned int smq_dd_dispatch_batch(struct smq_hw_ctx *hctx,
-					  struct list_head *list,
+static unsigned int smq_mq_dl_dispatch_batch(struct smq_hw_ctx *hctx,
+					     struct list_head *list,
 					  unsigned int max)
 {
-	struct smq_dd *dd = hctx->q->sched_data;
+	struct smq_mq_dl *dd = hctx->q->sched_data;
 	unsigned long now = jiffies;
 	unsigned int n = 0;
 
 	if (!spin_trylock(&dd->lock)) {
 		atomic_long_inc(&dd->lock_busy);
 		set_bit(SMQ_DD_RERUN, &dd->flags);
-		/* Pairs with smp_mb() in smq_dd_unlock_rerun(). */
+		/* Pairs with smp_mb() in smq_mq_dl_unlock_rerun(). */
 		smp_mb__after_atomic();
 		if (!spin_trylock(&dd->lock))
 			return 0;	/* the holder sees SMQ_DD_RERUN */
 	}
 	atomic_long_inc(&dd->lock_acquired);
-	smq_dd_drain(dd);
+	smq_mq_dl_drain(dd);
 	while (n < max) {
 		struct smq_request *rq;
 
-		rq = smq_dd_to_rq(smq_dl_dispatch(&dd->dl, now));
+		rq = smq_mq_dl_to_rq(smq_dl_dispatch(&dd->dl, now));
 		if (!rq)
 			break;
 		list_add_tail(&rq->queuelist, list);
 		n++;
 	}
 	/* A flagged dispatcher is served by our caller's has_work loop. */
-	smq_dd_unlock_rerun(dd);
+	smq_mq_dl_unlock_rerun(dd);
 	if (n) {
 		atomic_sub(n, &dd->queued);
 		atomic_long_inc(&dd->batches);
@@ -216,19 +216,19 @@ static unsigned int smq_dd_dispatch_batch(struct smq_hw_ctx *hctx,
 	return n;
 }
 
-static struct smq_request *smq_dd_dispatch_request(struct smq_hw_ctx *hctx)
+static struct smq_request *smq_mq_dl_dispatch_request(struct smq_hw_ctx *hctx)
 {
 	LIST_HEAD(list);
 
-	if (!smq_dd_dispatch_batch(hctx, &list, 1))
+	if (!smq_mq_dl_dispatch_batch(hctx, &list, 1))
 		return NULL;
 	return list_first_entry(&list, struct smq_request, queuelist);
 }
 
 /* Writes and async reads leave room for sync reads (iosched/async_depth). */
-static unsigned int smq_dd_limit_depth(struct smq_queue *q, blk_opf_t opf)
+static unsigned int smq_mq_dl_limit_depth(struct smq_queue *q, blk_opf_t opf)
 {
-	struct smq_dd *dd = q->sched_data;
+	struct smq_mq_dl *dd = q->sched_data;
 
 	if (op_is_sync(opf) && !op_is_write(opf))
 		return UINT_MAX;
@@ -236,51 +236,51 @@ static unsigned int smq_dd_limit_depth(struct smq_queue *q, blk_opf_t opf)
 }
 
 /* nr_requests changed (frozen queue): async requests may use all of it. */
-static void smq_dd_depth_updated(struct smq_queue *q)
+static void smq_mq_dl_depth_updated(struct smq_queue *q)
 {
-	struct smq_dd *dd = q->sched_data;
+	struct smq_mq_dl *dd = q->sched_data;
 
-	smq_dd_lock(dd);
+	smq_mq_dl_lock(dd);
 	WRITE_ONCE(dd->async_depth, q->nr_requests);
-	smq_dd_unlock(dd, q);
+	smq_mq_dl_unlock(dd, q);
 }
 
-static bool smq_dd_has_work(struct smq_hw_ctx *hctx)
+static bool smq_mq_dl_has_work(struct smq_hw_ctx *hctx)
 {
-	struct smq_dd *dd = hctx->q->sched_data;
+	struct smq_mq_dl *dd = hctx->q->sched_data;
 
 	return atomic_read(&dd->queued) > 0;
 }
 
 /* Requests queued: an upper bound of what the next dispatch returns. */
-static unsigned int smq_dd_nr_queued(struct smq_hw_ctx *hctx)
+static unsigned int smq_mq_dl_nr_queued(struct smq_hw_ctx *hctx)
 {
-	struct smq_dd *dd = hctx->q->sched_data;
+	struct smq_mq_dl *dd = hctx->q->sched_data;
 
 	return max(atomic_read(&dd->queued), 0);
 }
 
-static bool smq_dd_bio_merge(struct smq_queue *q, struct bio *bio,
-			     unsigned int nr_segs)
+static bool smq_mq_dl_bio_merge(struct smq_queue *q, struct bio *bio,
+				unsigned int nr_segs)
 {
-	struct smq_dd *dd = q->sched_data;
+	struct smq_mq_dl *dd = q->sched_data;
 	bool merged;
 
 	if (!atomic_read(&dd->queued))
 		return false;
-	smq_dd_lock(dd);
-	smq_dd_drain(dd);
+	smq_mq_dl_lock(dd);
+	smq_mq_dl_drain(dd);
 	merged = smq_bio_merge_dl(q, &dd->dl, bio, nr_segs);
 	if (merged)
 		atomic_long_inc(&dd->merges);
-	smq_dd_unlock(dd, q);
+	smq_mq_dl_unlock(dd, q);
 	return merged;
 }
 
 /* ---- iosched/ files: Linux's names and units --------------------- */
 
-static int smq_dd_parse(const char *page, u64 min, u64 max, const char *name,
-			u64 *v)
+static int smq_mq_dl_parse(const char *page, u64 min, u64 max, const char *name,
+			   u64 *v)
 {
 	if (kstrtou64(page, 0, v) || *v < min || *v > max) {
 		pr_err("iosched/%s: invalid value '%.*s' (%llu..%llu)\n",
@@ -297,39 +297,39 @@ static int smq_dd_parse(const char *page, u64 min, u64 max, const char *name,
  * attribute.
  */
 #define SMQ_DD_SHOW(_n, _ms)							\
-static ssize_t smq_dd_##_n##_show(struct smq_queue *q, char *page)		\
+static ssize_t smq_mq_dl_##_n##_show(struct smq_queue *q, char *page)		\
 {										\
-	struct smq_dd *dd = q->sched_data;					\
+	struct smq_mq_dl *dd = q->sched_data;					\
 	u64 v;									\
 										\
-	smq_dd_lock(dd);							\
+	smq_mq_dl_lock(dd);							\
 	v = dd->dl.params._n;							\
-	smq_dd_unlock(dd, q);							\
+	smq_mq_dl_unlock(dd, q);							\
 	return sysfs_emit(page, "%llu\n", _ms ? jiffies_to_msecs(v) : v);	\
 }
 
 #define SMQ_DD_STORE(_n, _max, _ms)						\
-static ssize_t smq_dd_##_n##_store(struct smq_queue *q, const char *page,	\
+static ssize_t smq_mq_dl_##_n##_store(struct smq_queue *q, const char *page,	\
 				   size_t count)				\
 {										\
-	struct smq_dd *dd = q->sched_data;					\
+	struct smq_mq_dl *dd = q->sched_data;					\
 	u64 v;									\
 										\
-	if (smq_dd_parse(page, 0, _max, #_n, &v))				\
+	if (smq_mq_dl_parse(page, 0, _max, #_n, &v))				\
 		return -EINVAL;							\
 	if (_ms)								\
 		v = msecs_to_jiffies(v);					\
-	smq_dd_lock(dd);							\
+	smq_mq_dl_lock(dd);							\
 	dd->dl.params._n = v;							\
-	smq_dd_unlock(dd, q);							\
+	smq_mq_dl_unlock(dd, q);							\
 	return count;								\
 }
 
 #define SMQ_DD_ATTR(_n)								\
-static struct smq_queue_attr smq_dd_attr_##_n = {				\
+static struct smq_queue_attr smq_mq_dl_attr_##_n = {				\
 	.attr = { .name = #_n, .mode = 0644 },					\
-	.show = smq_dd_##_n##_show,						\
-	.store = smq_dd_##_n##_store,						\
+	.show = smq_mq_dl_##_n##_show,						\
+	.store = smq_mq_dl_##_n##_store,						\
 }
 
 SMQ_DD_SHOW(read_expire, true)
@@ -348,39 +348,39 @@ SMQ_DD_SHOW(front_merges, false)
 SMQ_DD_STORE(front_merges, 1, false)
 SMQ_DD_ATTR(front_merges);
 
-static ssize_t smq_dd_async_depth_show(struct smq_queue *q, char *page)
+static ssize_t smq_mq_dl_async_depth_show(struct smq_queue *q, char *page)
 {
-	struct smq_dd *dd = q->sched_data;
+	struct smq_mq_dl *dd = q->sched_data;
 
 	return sysfs_emit(page, "%u\n", READ_ONCE(dd->async_depth));
 }
 
-static ssize_t smq_dd_async_depth_store(struct smq_queue *q, const char *page,
-					size_t count)
+static ssize_t smq_mq_dl_async_depth_store(struct smq_queue *q, const char *page,
+					   size_t count)
 {
-	struct smq_dd *dd = q->sched_data;
+	struct smq_mq_dl *dd = q->sched_data;
 	unsigned int max = READ_ONCE(q->nr_requests);
 	u64 v;
 
-	if (smq_dd_parse(page, 1, max, "async_depth", &v))
+	if (smq_mq_dl_parse(page, 1, max, "async_depth", &v))
 		return -EINVAL;
 	/* Waiters limited to v tags must be woken: prepare the tags first. */
 	smq_queue_limit_depth(q, v);
-	smq_dd_lock(dd);
+	smq_mq_dl_lock(dd);
 	WRITE_ONCE(dd->async_depth, v);
-	smq_dd_unlock(dd, q);
+	smq_mq_dl_unlock(dd, q);
 	return count;
 }
 
-static struct smq_queue_attr smq_dd_attr_async_depth = {
+static struct smq_queue_attr smq_mq_dl_attr_async_depth = {
 	.attr = { .name = "async_depth", .mode = 0644 },
-	.show = smq_dd_async_depth_show,
-	.store = smq_dd_async_depth_store,
+	.show = smq_mq_dl_async_depth_show,
+	.store = smq_mq_dl_async_depth_store,
 };
 
-static ssize_t smq_dd_lock_stats_show(struct smq_queue *q, char *page)
+static ssize_t smq_mq_dl_lock_stats_show(struct smq_queue *q, char *page)
 {
-	struct smq_dd *dd = q->sched_data;
+	struct smq_mq_dl *dd = q->sched_data;
 
 	return sysfs_emit(page,
 			  "acquired %ld busy %ld merges %ld batches %ld batched %ld\n",
@@ -391,30 +391,30 @@ static ssize_t smq_dd_lock_stats_show(struct smq_queue *q, char *page)
 			  atomic_long_read(&dd->batched));
 }
 
-static struct smq_queue_attr smq_dd_attr_lock_stats = {
+static struct smq_queue_attr smq_mq_dl_attr_lock_stats = {
 	.attr = { .name = "lock_stats", .mode = 0444 },
-	.show = smq_dd_lock_stats_show,
+	.show = smq_mq_dl_lock_stats_show,
 };
 
-static struct attribute *smq_dd_attrs[] = {
-	&smq_dd_attr_read_expire.attr,
-	&smq_dd_attr_write_expire.attr,
-	&smq_dd_attr_writes_starved.attr,
-	&smq_dd_attr_fifo_batch.attr,
-	&smq_dd_attr_front_merges.attr,
-	&smq_dd_attr_async_depth.attr,
-	&smq_dd_attr_lock_stats.attr,
+static struct attribute *smq_mq_dl_attrs[] = {
+	&smq_mq_dl_attr_read_expire.attr,
+	&smq_mq_dl_attr_write_expire.attr,
+	&smq_mq_dl_attr_writes_starved.attr,
+	&smq_mq_dl_attr_fifo_batch.attr,
+	&smq_mq_dl_attr_front_merges.attr,
+	&smq_mq_dl_attr_async_depth.attr,
+	&smq_mq_dl_attr_lock_stats.attr,
 	NULL,
 };
 
-static const struct attribute_group smq_dd_attr_group = {
-	.attrs = smq_dd_attrs,
+static const struct attribute_group smq_mq_dl_attr_group = {
+	.attrs = smq_mq_dl_attrs,
 };
 
 /* ---- debugfs: /sys/kernel/debug/smq/<disk>/sched/ ------------------ */
 
 /* Milliseconds from now until @t (jiffies), negative when @t has passed. */
-static long long smq_dd_ms_from_now(u64 t)
+static long long smq_mq_dl_ms_from_now(u64 t)
 {
 	s64 d = (s64)(t - (u64)jiffies);
 
@@ -423,19 +423,19 @@ static long long smq_dd_ms_from_now(u64 t)
 }
 
 /* One line per request of a FIFO (or the at-head list); dd->lock held. */
-static void smq_dd_fifo_show(struct seq_file *m, struct smq_dd *dd,
-			     struct list_head *fifo, const char *time)
+static void smq_mq_dl_fifo_show(struct seq_file *m, struct smq_mq_dl *dd,
+				struct list_head *fifo, const char *time)
 	__must_hold(&dd->lock)
 {
 	struct smq_dl_node *n;
 
 	lockdep_assert_held(&dd->lock);
 	list_for_each_entry(n, fifo, fifo) {
-		struct smq_request *rq = smq_dd_to_rq(n);
+		struct smq_request *rq = smq_mq_dl_to_rq(n);
 
 		seq_printf(m, "tag=%d sector=%llu bytes=%u %s=%lld\n",
 			   rq->tag, n->sector, smq_rq_bytes(rq), time,
-			   smq_dd_ms_from_now(n->fifo_time));
+			   smq_mq_dl_ms_from_now(n->fifo_time));
 	}
 }
 
@@ -446,14 +446,14 @@ static void smq_dd_fifo_show(struct seq_file *m, struct smq_dd *dd,
  * lock-free list and are not in a FIFO yet (see "queued").
  */
 #define SMQ_DD_FIFO_SHOW(_name, _dir)					\
-static int smq_dd_##_name##_fifo_show(void *data, struct seq_file *m)	\
+static int smq_mq_dl_##_name##_fifo_show(void *data, struct seq_file *m)	\
 {									\
 	struct smq_queue *q = data;					\
-	struct smq_dd *dd = q->sched_data;				\
+	struct smq_mq_dl *dd = q->sched_data;				\
 									\
-	smq_dd_lock(dd);						\
-	smq_dd_fifo_show(m, dd, &dd->dl.fifo[_dir], "expires_ms");	\
-	smq_dd_unlock(dd, q);						\
+	smq_mq_dl_lock(dd);						\
+	smq_mq_dl_fifo_show(m, dd, &dd->dl.fifo[_dir], "expires_ms");	\
+	smq_mq_dl_unlock(dd, q);						\
 	return 0;							\
 }
 
@@ -465,14 +465,14 @@ SMQ_DD_FIFO_SHOW(write, SMQ_DL_WRITE)
  * anything else, most recent first, with the ms since each was inserted
  * (negative), under dd->lock.
  */
-static int smq_dd_dispatch_show(void *data, struct seq_file *m)
+static int smq_mq_dl_dispatch_show(void *data, struct seq_file *m)
 {
 	struct smq_queue *q = data;
-	struct smq_dd *dd = q->sched_data;
+	struct smq_mq_dl *dd = q->sched_data;
 
-	smq_dd_lock(dd);
-	smq_dd_fifo_show(m, dd, &dd->dl.at_head, "inserted_ms");
-	smq_dd_unlock(dd, q);
+	smq_mq_dl_lock(dd);
+	smq_mq_dl_fifo_show(m, dd, &dd->dl.at_head, "inserted_ms");
+	smq_mq_dl_unlock(dd, q);
 	return 0;
 }
 
@@ -482,21 +482,21 @@ static int smq_dd_dispatch_show(void *data, struct seq_file *m)
  * over waiting writes, the current batch's direction, and per direction
  * the sector the next batch continues from.
  */
-static int smq_dd_batch_show(void *data, struct seq_file *m)
+static int smq_mq_dl_batch_show(void *data, struct seq_file *m)
 {
 	struct smq_queue *q = data;
-	struct smq_dd *dd = q->sched_data;
+	struct smq_mq_dl *dd = q->sched_data;
 	unsigned int batching, starved;
 	u64 pos[SMQ_DL_NR_DIRS];
 	int dir;
 
-	smq_dd_lock(dd);
+	smq_mq_dl_lock(dd);
 	batching = dd->dl.batching;
 	starved = dd->dl.starved;
 	dir = dd->dl.last_dir;
 	pos[SMQ_DL_READ] = dd->dl.latest_pos[SMQ_DL_READ];
 	pos[SMQ_DL_WRITE] = dd->dl.latest_pos[SMQ_DL_WRITE];
-	smq_dd_unlock(dd, q);
+	smq_mq_dl_unlock(dd, q);
 
 	seq_printf(m, "batching=%u\nstarved=%u\nlast_dir=%s\nread_latest_pos=%llu\nwrite_latest_pos=%llu\n",
 		   batching, starved, dir == SMQ_DL_READ ? "read" : "write",
@@ -509,63 +509,63 @@ static int smq_dd_batch_show(void *data, struct seq_file *m)
  * the core (sorted and at head), and those still on the lock-free
  * insertion list (only emptied under dd->lock, so it can be walked).
  */
-static int smq_dd_queued_show(void *data, struct seq_file *m)
+static int smq_mq_dl_queued_show(void *data, struct seq_file *m)
 {
 	struct smq_queue *q = data;
-	struct smq_dd *dd = q->sched_data;
+	struct smq_mq_dl *dd = q->sched_data;
 	unsigned int reads, writes, inserted = 0;
 	struct llist_node *node;
 
-	smq_dd_lock(dd);
+	smq_mq_dl_lock(dd);
 	reads = smq_dl_count(&dd->dl, SMQ_DL_READ);
 	writes = smq_dl_count(&dd->dl, SMQ_DL_WRITE);
 	llist_for_each(node, READ_ONCE(dd->inserted.first))
 		inserted++;
-	smq_dd_unlock(dd, q);
+	smq_mq_dl_unlock(dd, q);
 
 	seq_printf(m, "reads=%u\nwrites=%u\ninserted=%u\ntotal=%d\n", reads,
 		   writes, inserted, atomic_read(&dd->queued));
 	return 0;
 }
 
-static const struct smq_debugfs_attr smq_dd_debugfs_attrs[] = {
-	{ "read_fifo_list", smq_dd_read_fifo_show },
-	{ "write_fifo_list", smq_dd_write_fifo_show },
-	{ "dispatch", smq_dd_dispatch_show },
-	{ "batch", smq_dd_batch_show },
-	{ "queued", smq_dd_queued_show },
+static const struct smq_debugfs_attr smq_mq_dl_debugfs_attrs[] = {
+	{ "read_fifo_list", smq_mq_dl_read_fifo_show },
+	{ "write_fifo_list", smq_mq_dl_write_fifo_show },
+	{ "dispatch", smq_mq_dl_dispatch_show },
+	{ "batch", smq_mq_dl_batch_show },
+	{ "queued", smq_mq_dl_queued_show },
 	{ },
 };
 
 static struct smq_sched_ops smq_mq_deadline = {
 	.name = "mq-deadline",
 	.owner = THIS_MODULE,
-	.init_sched = smq_dd_init,
-	.exit_sched = smq_dd_exit,
-	.bio_merge = smq_dd_bio_merge,
-	.insert_requests = smq_dd_insert_requests,
-	.dispatch_request = smq_dd_dispatch_request,
-	.dispatch_batch = smq_dd_dispatch_batch,
-	.nr_queued = smq_dd_nr_queued,
-	.has_work = smq_dd_has_work,
-	.limit_depth = smq_dd_limit_depth,
-	.depth_updated = smq_dd_depth_updated,
-	.attrs = &smq_dd_attr_group,
-	.debugfs_attrs = smq_dd_debugfs_attrs,
+	.init_sched = smq_mq_dl_init,
+	.exit_sched = smq_mq_dl_exit,
+	.bio_merge = smq_mq_dl_bio_merge,
+	.insert_requests = smq_mq_dl_insert_requests,
+	.dispatch_request = smq_mq_dl_dispatch_request,
+	.dispatch_batch = smq_mq_dl_dispatch_batch,
+	.nr_queued = smq_mq_dl_nr_queued,
+	.has_work = smq_mq_dl_has_work,
+	.limit_depth = smq_mq_dl_limit_depth,
+	.depth_updated = smq_mq_dl_depth_updated,
+	.attrs = &smq_mq_dl_attr_group,
+	.debugfs_attrs = smq_mq_dl_debugfs_attrs,
 };
 
-static int __init smq_dd_module_init(void)
+static int __init smq_mq_dl_module_init(void)
 {
 	return smq_sched_register(&smq_mq_deadline);
 }
 
-static void __exit smq_dd_module_exit(void)
+static void __exit smq_mq_dl_module_exit(void)
 {
 	smq_sched_unregister(&smq_mq_deadline);
 }
 
-module_init(smq_dd_module_init);
-module_exit(smq_dd_module_exit);
+module_init(smq_mq_dl_module_init);
+module_exit(smq_mq_dl_module_exit);
 MODULE_ALIAS("smq-mq-deadline-iosched");
 MODULE_DESCRIPTION("smq mq-deadline I/O scheduler");
 MODULE_LICENSE("GPL");
