@@ -69,25 +69,11 @@ check() {
 
 [ -d /sys/kernel/debug/smq ] || mount -t debugfs none /sys/kernel/debug 2>/dev/null || true
 
-pids=
-for d in $disks; do
-	mkdir -p "$SMQ_TEST_TMP/$d"
-	(
-		SMQ_TEST_TMP=$SMQ_TEST_TMP/$d fio_write_verify "/dev/$d" \
-			>"$SMQ_TEST_TMP/$d/log" 2>&1
-		say "$?" >"$SMQ_TEST_TMP/$d/rc"
-	) &
-	pids="$pids $!"
-done
+# shellcheck disable=SC2086 # disks is a word list
+fio_bg_start $disks
 
 changes=0
-busy() {
-	for _p in $pids; do
-		kill -0 "$_p" 2>/dev/null && return 0
-	done
-	return 1
-}
-while busy || [ "$changes" -lt 4 ]; do
+while fio_bg_busy || [ "$changes" -lt 4 ]; do
 	for n in 1 4 2 3; do
 		[ "$n" -le "$max" ] || continue
 		say "$n" >"$f" || fail "writing $n to nr_hw_queues failed"
@@ -100,15 +86,7 @@ say 1 >"$f" || fail "writing 1 failed"
 check 1 || fail "views disagree after 1"
 say "$changes changes while fio ran"
 
-for d in $disks; do
-	cat "$SMQ_TEST_TMP/$d/log"
-	case $(cat "$SMQ_TEST_TMP/$d/rc" 2>/dev/null) in
-	0) say "$d: data verified" ;;
-	1) fail "$d: fio verify found corrupted data" ;;
-	*) fail "$d: fio failed" ;;
-	esac
-done
-wait
+fio_bg_judge
 
 # Bad values: EINVAL and a message naming the value, nothing changed.
 for v in 0 $((max + 1)) junk; do

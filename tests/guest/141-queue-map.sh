@@ -63,24 +63,10 @@ apply() {
 	done
 }
 
-pids=
-for d in $disks; do
-	mkdir -p "$SMQ_TEST_TMP/$d"
-	(
-		SMQ_TEST_TMP=$SMQ_TEST_TMP/$d fio_write_verify "/dev/$d" \
-			>"$SMQ_TEST_TMP/$d/log" 2>&1
-		say "$?" >"$SMQ_TEST_TMP/$d/rc"
-	) &
-	pids="$pids $!"
-done
-busy() {
-	for _p in $pids; do
-		kill -0 "$_p" 2>/dev/null && return 0
-	done
-	return 1
-}
+# shellcheck disable=SC2086 # disks is a word list
+fio_bg_start $disks
 changes=0
-while busy || [ "$changes" -lt 4 ]; do
+while fio_bg_busy || [ "$changes" -lt 4 ]; do
 	apply "$all" "" || fail "map: all CPUs on 0"
 	apply "$even" "$odd" || fail "map: even/odd"
 	apply "$last" "$rest" || fail "map: last CPU alone"
@@ -89,15 +75,7 @@ while busy || [ "$changes" -lt 4 ]; do
 	sleep 0.2
 done
 say "$changes maps while fio ran"
-for d in $disks; do
-	cat "$SMQ_TEST_TMP/$d/log"
-	case $(cat "$SMQ_TEST_TMP/$d/rc" 2>/dev/null) in
-	0) say "$d: data verified" ;;
-	1) fail "$d: fio verify found corrupted data" ;;
-	*) fail "$d: fio failed" ;;
-	esac
-done
-wait
+fio_bg_judge
 
 # Bad maps: EINVAL, a message, the map unchanged.
 apply "$even" "$odd" || fail "map: even/odd"

@@ -33,24 +33,10 @@ online() { # CPU 0|1
 		fail "cpu$1: writing $2 to online failed"
 }
 
-pids=
-for d in $disks; do
-	mkdir -p "$SMQ_TEST_TMP/$d"
-	(
-		SMQ_TEST_TMP=$SMQ_TEST_TMP/$d fio_write_verify "/dev/$d" \
-			>"$SMQ_TEST_TMP/$d/log" 2>&1
-		say "$?" >"$SMQ_TEST_TMP/$d/rc"
-	) &
-	pids="$pids $!"
-done
-busy() {
-	for _p in $pids; do
-		kill -0 "$_p" 2>/dev/null && return 0
-	done
-	return 1
-}
+# shellcheck disable=SC2086 # disks is a word list
+fio_bg_start $disks
 rounds=0
-while busy || [ "$rounds" -lt 2 ]; do
+while fio_bg_busy || [ "$rounds" -lt 2 ]; do
 	for c in $cpus; do
 		online "$c" 0
 		sleep 0.2
@@ -62,15 +48,7 @@ while busy || [ "$rounds" -lt 2 ]; do
 	rounds=$((rounds + 1))
 done
 say "$rounds rounds while fio ran; online: $(cat /sys/devices/system/cpu/online)"
-for d in $disks; do
-	cat "$SMQ_TEST_TMP/$d/log"
-	case $(cat "$SMQ_TEST_TMP/$d/rc" 2>/dev/null) in
-	0) say "$d: data verified" ;;
-	1) fail "$d: fio verify found corrupted data" ;;
-	*) fail "$d: fio failed" ;;
-	esac
-done
-wait
+fio_bg_judge
 for d in $disks; do
 	dd if="/dev/$d" of=/dev/null bs=4k count=64 iflag=direct 2>/dev/null ||
 		fail "/dev/$d does no I/O after the hotplug rounds"

@@ -20,22 +20,18 @@
 . "$SMQ_GUEST_DIR/lib/common.sh"
 . "$SMQ_GUEST_DIR/lib/fio-verify.sh"
 . "$SMQ_GUEST_DIR/lib/poll.sh"
-need_cmd fio
-need_dev
-fio --enghelp=io_uring >/dev/null 2>&1 || skip "fio has no io_uring engine"
+poll_setup
 
 poll_capable "$DEV" || fail "$DEV does not support polled I/O (queue/io_poll $(cat "/sys/block/${DEV##*/}/queue/io_poll"))"
-smq=0
-poll_is_smq_sas && smq=1
 
-[ "$smq" = 1 ] && before=$(poll_totals "$DEV")
+[ "$POLL_SMQ" = 1 ] && before=$(poll_totals "$DEV")
 FIO_VERIFY_DEPTH=8 poll_fio_verify "$DEV" --ioengine=io_uring --hipri
 case $? in
 0) ;;
 1) fail "io_uring --hipri: verify found corrupted data on $DEV" ;;
 *) fail "io_uring --hipri: fio failed on $DEV" ;;
 esac
-if [ "$smq" = 1 ]; then
+if [ "$POLL_SMQ" = 1 ]; then
 	after=$(poll_totals "$DEV")
 	poll_delta "$before" "$after"
 	poll_check_polled
@@ -49,7 +45,7 @@ fi
 # (smq_bio_nowait_split()).  On 6.12 the worker's reissue may wait and the
 # kernel splits it.  Either way the parts complete by interrupt.  smq only:
 # on 6.1 the kernel's own stack has no such way out.
-if [ "$smq" = 1 ]; then
+if [ "$POLL_SMQ" = 1 ]; then
 	before=$(poll_totals "$DEV")
 	FIO_VERIFY_BSSPLIT=1048576/100 FIO_VERIFY_SIZE=16777216 FIO_VERIFY_DEPTH=4 \
 		poll_fio_verify_split "$DEV" 64 --ioengine=io_uring --hipri
@@ -64,14 +60,14 @@ if [ "$smq" = 1 ]; then
 	say "io_uring --hipri, 1 MiB bios split to 64 KiB: verified, by interrupt"
 fi
 
-[ "$smq" = 1 ] && before=$(poll_totals "$DEV")
+[ "$POLL_SMQ" = 1 ] && before=$(poll_totals "$DEV")
 FIO_VERIFY_JOBS=2 poll_fio_verify "$DEV" --ioengine=pvsync2 --hipri
 case $? in
 0) ;;
 1) fail "pvsync2 --hipri: verify found corrupted data on $DEV" ;;
 *) fail "pvsync2 --hipri: fio failed on $DEV" ;;
 esac
-if [ "$smq" = 1 ]; then
+if [ "$POLL_SMQ" = 1 ]; then
 	poll_delta "$before" "$(poll_totals "$DEV")"
 	[ "$pd_pq_reaped" = "$pd_pq_completed" ] ||
 		fail "pvsync2: poll queue commands completed other than by mq_poll"

@@ -13,12 +13,8 @@
 . "$SMQ_GUEST_DIR/lib/common.sh"
 . "$SMQ_GUEST_DIR/lib/fio-verify.sh"
 . "$SMQ_GUEST_DIR/lib/poll.sh"
-need_cmd fio
-need_dev
-fio --enghelp=io_uring >/dev/null 2>&1 || skip "fio has no io_uring engine"
+poll_setup
 poll_capable "$DEV" || fail "$DEV does not support polled I/O"
-smq=0
-poll_is_smq_sas && smq=1
 
 half=$((DEV_SIZE_BYTES / 2))
 per_job=$((half / 2))
@@ -26,7 +22,7 @@ per_job=$((per_job - per_job % 1048576))
 [ "$per_job" -gt 16777216 ] && per_job=16777216
 [ "$per_job" -ge 1048576 ] || skip "disk too small ($DEV_SIZE_BYTES bytes)"
 
-[ "$smq" = 1 ] && before=$(poll_totals "$DEV")
+[ "$POLL_SMQ" = 1 ] && before=$(poll_totals "$DEV")
 mkdir -p "$SMQ_TEST_TMP/hipri" "$SMQ_TEST_TMP/irq"
 (
 	d=$SMQ_TEST_TMP/hipri
@@ -57,7 +53,7 @@ for k in hipri irq; do
 	*) fail "$k: fio failed" ;;
 	esac
 done
-if [ "$smq" = 1 ]; then
+if [ "$POLL_SMQ" = 1 ]; then
 	poll_delta "$before" "$(poll_totals "$DEV")"
 	poll_check_polled
 	[ "$pd_iq_completed" -gt 0 ] || fail "no command completed on an interrupt-driven queue"

@@ -16,9 +16,7 @@
 . "$SMQ_GUEST_DIR/lib/common.sh"
 . "$SMQ_GUEST_DIR/lib/fio-verify.sh"
 . "$SMQ_GUEST_DIR/lib/poll.sh"
-need_cmd fio
-need_dev
-fio --enghelp=io_uring >/dev/null 2>&1 || skip "fio has no io_uring engine"
+poll_setup
 
 poll_capable "$DEV" && fail "$DEV advertises polling (queue/io_poll = 1)"
 say "$DEV: queue/io_poll = 0"

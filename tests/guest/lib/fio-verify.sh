@@ -110,3 +110,43 @@ fio_write_verify() {
 	fio_verify_write "$1" || return 2
 	fio_verify_check "$1"
 }
+
+# Write+verify passes under a change made meanwhile (tests 140-142): start
+# them, keep changing while fio_bg_busy, then fio_bg_judge.
+# fio_bg_start DISK...: fio_write_verify on each disk (sda, not /dev/sda)
+# in the background, its output and status under $SMQ_TEST_TMP/DISK/.
+fio_bg_start() {
+	FIO_BG_PIDS=
+	FIO_BG_DISKS="$*"
+	for _fb_d in "$@"; do
+		mkdir -p "$SMQ_TEST_TMP/$_fb_d"
+		(
+			SMQ_TEST_TMP=$SMQ_TEST_TMP/$_fb_d fio_write_verify "/dev/$_fb_d" \
+				>"$SMQ_TEST_TMP/$_fb_d/log" 2>&1
+			say "$?" >"$SMQ_TEST_TMP/$_fb_d/rc"
+		) &
+		FIO_BG_PIDS="$FIO_BG_PIDS $!"
+	done
+}
+
+# fio_bg_busy: true while one of fio_bg_start's passes runs.
+fio_bg_busy() {
+	for _fb_p in $FIO_BG_PIDS; do
+		kill -0 "$_fb_p" 2>/dev/null && return 0
+	done
+	return 1
+}
+
+# fio_bg_judge: wait for the passes, print each disk's log; fail the test
+# on corrupt data or any fio error.
+fio_bg_judge() {
+	wait
+	for _fb_d in $FIO_BG_DISKS; do
+		cat "$SMQ_TEST_TMP/$_fb_d/log"
+		case $(cat "$SMQ_TEST_TMP/$_fb_d/rc" 2>/dev/null) in
+		0) say "$_fb_d: data verified" ;;
+		1) fail "$_fb_d: fio verify found corrupted data" ;;
+		*) fail "$_fb_d: fio failed" ;;
+		esac
+	done
+}

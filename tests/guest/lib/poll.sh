@@ -1,7 +1,22 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=dash
 #
-# Polled I/O (io_uring / pvsync2 --hipri) helpers of tests 160-163.
+# Polled I/O (io_uring / pvsync2 --hipri) helpers of tests 160-164.
+
+# poll_setup: what every polled test needs first: fio with its io_uring
+# engine and the disk under test (skip or fail otherwise); POLL_SMQ=1 when
+# the disk is smq_sas's (its poll counters can be read), else 0.
+poll_setup() {
+	need_cmd fio
+	need_dev
+	fio --enghelp=io_uring >/dev/null 2>&1 || skip "fio has no io_uring engine"
+	# shellcheck disable=SC2034 # read by the tests
+	POLL_SMQ=0
+	if poll_is_smq_sas; then
+		# shellcheck disable=SC2034
+		POLL_SMQ=1
+	fi
+}
 
 # poll_capable DEV: whether the kernel lets polled bios into DEV's disk
 # (queue/io_poll: 6.1 QUEUE_FLAG_POLL, 6.12 BLK_FEAT_POLL).
