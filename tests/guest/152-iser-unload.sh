@@ -17,9 +17,7 @@
 . "$SMQ_GUEST_DIR/lib/common.sh"
 . "$SMQ_GUEST_DIR/lib/target.sh"
 . "$SMQ_GUEST_DIR/lib/iser.sh"
-need_cmd fio
-need_dev
-h=$(smq_iser_host_of 0) || skip "not an smq_iser target"
+iser_test_setup
 # shellcheck disable=SC2317 # run by the EXIT trap
 restore() { lio_tpg_enable 0 2>/dev/null; }
 trap restore EXIT

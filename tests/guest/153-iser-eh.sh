@@ -26,11 +26,7 @@
 . "$SMQ_GUEST_DIR/lib/common.sh"
 . "$SMQ_GUEST_DIR/lib/iser.sh"
 . "$SMQ_GUEST_DIR/lib/fio-verify.sh"
-need_cmd fio
-need_dev
-h=$(smq_iser_host_of 0) || skip "not an smq_iser target"
-hd=/sys/class/smq_host/host$h
-sd=/sys/block/${DEV##*/}/device
+iser_test_setup
 say 2 >"$sd/timeout" || fail "cannot set $sd/timeout"
 say 5 >"$sd/eh_timeout" || fail "cannot set $sd/eh_timeout"
 eh0=$(cat "$hd/eh_count")
@@ -54,7 +50,7 @@ if dmesg | grep -Eq 'resetting the LUN|resetting target|resetting host'; then
 fi
 say "== a SCSI Response delivered 5 s late, after its command was taken back"
 # field NAME: the sum of NAME's values over the sessions.
-field() { awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) s += $(i + 1) } END { print s + 0 }' "$hd/iser_sessions"; }
+field() { iser_session_field "$hd" "$1" | awk '{ s += $1 } END { print s + 0 }'; }
 stale0=$(field stale)
 eh0=$(cat "$hd/eh_count")
 say 1 >"$hd/iser_late_responses" || fail "cannot set iser_late_responses"

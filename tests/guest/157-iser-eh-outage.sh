@@ -23,11 +23,7 @@
 . "$SMQ_GUEST_DIR/lib/common.sh"
 . "$SMQ_GUEST_DIR/lib/iser.sh"
 . "$SMQ_GUEST_DIR/lib/fio-verify.sh"
-need_cmd fio
-need_dev
-h=$(smq_iser_host_of 0) || skip "not an smq_iser target"
-hd=/sys/class/smq_host/host$h
-sd=/sys/block/${DEV##*/}/device
+iser_test_setup
 rt=$hd/iser_replacement_timeout
 old_rt=$(cat "$rt")
 # shellcheck disable=SC2317 # run by the EXIT trap

@@ -17,12 +17,10 @@
 . "$SMQ_GUEST_DIR/lib/common.sh"
 . "$SMQ_GUEST_DIR/lib/iser.sh"
 . "$SMQ_GUEST_DIR/lib/fio-verify.sh"
-need_cmd fio
-need_dev
-h=$(smq_iser_host_of 0) || skip "not an smq_iser target"
-sf=/sys/class/smq_host/host$h/iser_sessions
+iser_test_setup
+sf=$hd/iser_sessions
 # field NAME: the value after NAME on each session's line.
-field() { awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }' "$sf"; }
+field() { iser_session_field "$hd" "$1"; }
 sed 's/^/    /' "$sf"
 nq=$(wc -l <"$sf")
 ncpu=$(nproc)

@@ -430,3 +430,24 @@ smq_iser_remove_all() {
 	done
 	return "$_ra_rc"
 }
+
+# iser_test_setup: what the smq_iser tests under fio need first: fio, the
+# disk under test and its smq_iser host (skip on another target). Sets h
+# (the host number), hd (its class directory) and sd (the disk's device
+# directory).
+iser_test_setup() {
+	need_cmd fio
+	need_dev
+	h=$(smq_iser_host_of 0) || skip "not an smq_iser target"
+	# shellcheck disable=SC2034 # hd and sd are read by the tests
+	hd=/sys/class/smq_host/host$h
+	# shellcheck disable=SC2034
+	sd=/sys/block/${DEV##*/}/device
+}
+
+# iser_session_field HOSTDIR NAME: the value after NAME on each session's
+# line of HOSTDIR/iser_sessions, one per line.
+iser_session_field() {
+	awk -v k="$2" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }' \
+		"$1/iser_sessions"
+}
