@@ -12,11 +12,15 @@
 # verifies.  A driver that keeps per-command state by a tag that is only
 # unique per LUN mixes the LUNs' commands up here.  Each LUN writes its own
 # range (offset LUN index x size), so LUNs that share a store (scsi_debug)
-# do not overwrite each other.
+# do not overwrite each other.  On smq_iser (default CmdSN window, 128, above
+# the 2 x 32 commands in flight) no command may come back busy for a closed
+# window (busy W of iser_sessions): a task slot taken by another LUN's
+# command with the same tag counts there.
 
 . "$SMQ_GUEST_DIR/lib/common.sh"
 . "$SMQ_GUEST_DIR/lib/fio-verify.sh"
 . "$SMQ_GUEST_DIR/lib/lun.sh"
+. "$SMQ_GUEST_DIR/lib/iser.sh"
 need_cmd fio
 need_dev
 
@@ -50,12 +54,29 @@ for d in "$@"; do
 	i=$((i + 1))
 done
 
+# busy_w: the smq_iser host's commands sent back busy for a closed window.
+busy_w() {
+	awk '{ for (i = 1; i < NF; i++) if ($i == "busy") { split($(i + 1), b, "/"); s += b[1] } }
+		END { print s + 0 }' "$sessions"
+}
+sessions=
+if h=$(smq_iser_host_of 0 2>/dev/null); then
+	sessions=/sys/class/smq_host/host$h/iser_sessions
+	w0=$(busy_w)
+fi
+
 say "write pass: $# LUNs x $size bytes, all at once"
 # shellcheck disable=SC2086 # word lists
 fio $common --do_verify=0 $jobs >"$SMQ_TEST_TMP/write.out" 2>&1
 rc=$?
 cat "$SMQ_TEST_TMP/write.out"
 [ "$rc" = 0 ] || fail "fio write pass failed (status $rc)"
+if [ -n "$sessions" ]; then
+	sed 's/^/    /' "$sessions"
+	w=$(($(busy_w) - w0))
+	say "smq_iser: $w commands sent back busy for a closed window"
+	[ "$w" = 0 ] || fail "$w commands refused as busy with the CmdSN window open (task slots shared across LUNs?)"
+fi
 
 say "verify pass"
 # shellcheck disable=SC2086 # word lists
