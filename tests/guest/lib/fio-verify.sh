@@ -10,7 +10,8 @@
 # logical block size), libaio, O_DIRECT, iodepth 16.
 #
 # Settings (environment): FIO_VERIFY_SIZE bytes per job (default: a quarter of
-# the device, at most 16 MiB); FIO_VERIFY_JOBS (4); FIO_VERIFY_DEPTH (16);
+# the device, at most 16 MiB, or at most VERIFY_MB MiB where the suite line's
+# target spec sets VERIFY_MB=N: slow kernels, the debug lane); FIO_VERIFY_JOBS (4); FIO_VERIFY_DEPTH (16);
 # FIO_VERIFY_BSSPLIT (fio's bssplit; default the 512 B..1 MiB mix above);
 # FIO_VERIFY_RW (randwrite; write: sequential, so that the verify pass
 # reads back every block written); FIO_VERIFY_OFFSET (0): bytes before the
@@ -36,8 +37,8 @@ fio_verify_size() {
 		say "$FIO_VERIFY_SIZE"
 		return
 	fi
-	awk -v d="$1" -v l="$2" -v j="$3" 'BEGIN {
-		s = int(d / j); m = 16 * 1048576; if (s > m) s = m
+	awk -v d="$1" -v l="$2" -v j="$3" -v mb="${TARGET_VERIFY_MB:-16}" 'BEGIN {
+		s = int(d / j); m = mb * 1048576; if (s > m) s = m
 		s -= s % 1048576; if (s < 1048576) s = s - s % l
 		print s }'
 }
