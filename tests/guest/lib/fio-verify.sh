@@ -10,8 +10,9 @@
 # logical block size), libaio, O_DIRECT, iodepth 16.
 #
 # Settings (environment): FIO_VERIFY_SIZE bytes per job (default: a quarter of
-# the device, at most 16 MiB, or at most VERIFY_MB MiB where the suite line's
-# target spec sets VERIFY_MB=N: slow kernels, the debug lane); FIO_VERIFY_JOBS (4); FIO_VERIFY_DEPTH (16);
+# the device, at most 16 MiB); where the suite line's target spec sets
+# VERIFY_MB=N (slow kernels: the debug lane) at most N MiB either way, also
+# when a test asks for more; FIO_VERIFY_JOBS (4); FIO_VERIFY_DEPTH (16);
 # FIO_VERIFY_BSSPLIT (fio's bssplit; default the 512 B..1 MiB mix above);
 # FIO_VERIFY_RW (randwrite; write: sequential, so that the verify pass
 # reads back every block written); FIO_VERIFY_OFFSET (0): bytes before the
@@ -34,7 +35,12 @@ fio_bssplit() {
 # fio_verify_size DEV_SIZE_BYTES LBS JOBS: bytes per job.
 fio_verify_size() {
 	if [ -n "${FIO_VERIFY_SIZE:-}" ]; then
-		say "$FIO_VERIFY_SIZE"
+		_fv_cap=$((${TARGET_VERIFY_MB:-0} * 1048576))
+		if [ "$_fv_cap" -gt 0 ] && [ "$FIO_VERIFY_SIZE" -gt "$_fv_cap" ]; then
+			say "$_fv_cap"
+		else
+			say "$FIO_VERIFY_SIZE"
+		fi
 		return
 	fi
 	awk -v d="$1" -v l="$2" -v j="$3" -v mb="${TARGET_VERIFY_MB:-16}" 'BEGIN {
