@@ -13,9 +13,9 @@
  * a tag has a host slot and a tag unique on its hardware queue.  When they
  * are per LUN queue (the legacy path) shost->host_busy is counted under
  * host_lock as the old midlayer did, and each slot carries a host-wide tag
- * (shost->host_tags, as the old shared host tag map did) for the driver.  LUNs refused for a
- * host-wide reason (host busy, host in recovery) wait on shost->starved_list
- * and are rerun when a command of the host completes.
+ * (shost->host_tags, as the old shared host tag map did) for the driver.
+ * LUNs refused for a host-wide reason (host busy, host in recovery) wait on
+ * shost->starved_list and are rerun when a command of the host completes.
  *
  * Budget tokens belong to the block layer (see struct smq_mq_ops): the
  * midlayer never puts one itself.

@@ -54,14 +54,15 @@ for d in "$@"; do
 	i=$((i + 1))
 done
 
-# busy_w: the smq_iser host's commands sent back busy for a closed window.
+# busy_w: the smq_iser host's commands sent back busy for a closed window
+# (W of every session's "busy W/R/P").
 busy_w() {
-	awk '{ for (i = 1; i < NF; i++) if ($i == "busy") { split($(i + 1), b, "/"); s += b[1] } }
-		END { print s + 0 }' "$sessions"
+	iser_session_field "$hd" busy | awk -F/ '{ s += $1 } END { print s + 0 }'
 }
 sessions=
 if h=$(smq_iser_host_of 0 2>/dev/null); then
-	sessions=/sys/class/smq_host/host$h/iser_sessions
+	hd=/sys/class/smq_host/host$h
+	sessions=$hd/iser_sessions
 	w0=$(busy_w)
 fi
 
