@@ -102,13 +102,48 @@ int smq_rq_map_kern(struct smq_request *rq, void *buf, unsigned int len,
 		len -= chunk;
 		off = 0;
 	}
+	smq_rq_map_bio(rq, bio);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(smq_rq_map_kern);
+
+/**
+ * smq_rq_map_bio - attach a built bio as a passthrough request's data
+ * @rq: request from smq_alloc_request(), with no data yet
+ * @bio: the data (one bio, not chained); its owner keeps it: detach it
+ *	with smq_rq_unmap_bio() before smq_free_request() unless its
+ *	->bi_end_io is to run then
+ *
+ * Return: the request's segment count, for the caller's limit checks.
+ */
+unsigned int smq_rq_map_bio(struct smq_request *rq, struct bio *bio)
+{
 	rq->bio = bio;
 	rq->biotail = bio;
 	rq->data_len = bio->bi_iter.bi_size;
 	rq->nr_phys_segments = smq_bio_segments(rq->q, bio);
-	return 0;
+	return rq->nr_phys_segments;
 }
-EXPORT_SYMBOL_GPL(smq_rq_map_kern);
+EXPORT_SYMBOL_GPL(smq_rq_map_bio);
+
+/**
+ * smq_rq_unmap_bio - take a passthrough request's data back
+ * @rq: request mapped with smq_rq_map_bio(), ended or never issued
+ *
+ * Return: the bio, now the caller's alone (smq_free_request() will not
+ * end it).
+ */
+struct bio *smq_rq_unmap_bio(struct smq_request *rq)
+{
+	struct bio *bio = rq->bio;
+
+	rq->bio = NULL;
+	rq->biotail = NULL;
+	rq->data_len = 0;
+	rq->nr_phys_segments = 0;
+	return bio;
+}
+EXPORT_SYMBOL_GPL(smq_rq_unmap_bio);
 
 struct smq_exec_wait {
 	struct completion done;
@@ -124,6 +159,25 @@ static void smq_exec_end(struct smq_request *rq, blk_status_t status)
 }
 
 /**
+ * smq_execute_rq_nowait - issue a passthrough request, not waiting
+ * @rq: request from smq_alloc_request()
+ * @end_io: called once when it ends, in any context (a completion's
+ *	softirq or interrupt, a poller, the error handler); it owns @rq and
+ *	frees it with smq_free_request(), there or later
+ * @data: for @end_io, in rq->end_io_data
+ */
+void smq_execute_rq_nowait(struct smq_request *rq,
+			   void (*end_io)(struct smq_request *rq,
+					  blk_status_t status),
+			   void *data)
+{
+	rq->end_io = end_io;
+	rq->end_io_data = data;
+	rq->q->ops->insert_request(rq);
+}
+EXPORT_SYMBOL_GPL(smq_execute_rq_nowait);
+
+/**
  * smq_execute_rq - issue a passthrough request and wait for it
  * @rq: request from smq_alloc_request(); free it with smq_free_request()
  *
@@ -135,9 +189,7 @@ blk_status_t smq_execute_rq(struct smq_request *rq)
 
 	init_completion(&wait.done);
 	wait.status = BLK_STS_OK;
-	rq->end_io = smq_exec_end;
-	rq->end_io_data = &wait;
-	rq->q->ops->insert_request(rq);
+	smq_execute_rq_nowait(rq, smq_exec_end, &wait);
 	wait_for_completion_io(&wait.done);
 	return wait.status;
 }

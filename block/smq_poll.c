@@ -49,9 +49,6 @@ int smq_poll_bio(struct bio *bio, struct io_comp_batch *iob,
 {
 	blk_qc_t cookie = READ_ONCE(bio->bi_cookie);
 	struct block_device *bdev = READ_ONCE(bio->bi_bdev);
-	struct smq_hw_ctx *hctx;
-	struct smq_queue *q;
-	int ret = 0;
 
 	/*
 	 * Another poller may have completed the bio since the kernel's
@@ -62,8 +59,34 @@ int smq_poll_bio(struct bio *bio, struct io_comp_batch *iob,
 	if (cookie == BLK_QC_T_NONE || !bdev ||
 	    bdev->bd_disk->fops->poll_bio != smq_poll_bio)
 		return 0;
-	q = bdev->bd_disk->queue->queuedata;
-	if (!percpu_ref_tryget(&q->q_usage_counter))
+	return smq_poll_queue(bdev->bd_disk->queue->queuedata, cookie, iob);
+}
+EXPORT_SYMBOL_GPL(smq_poll_bio);
+
+/**
+ * smq_poll_queue - reap one poll queue of a queue once
+ * @q: the queue; its memory valid (the caller holds what keeps it, e.g.
+ *	the disk, or the owner's lock against its destruction)
+ * @cookie: the hardware queue's index, from smq_rq_poll_cookie() or a
+ *	bio's bi_cookie; anything else (BLK_QC_T_NONE, a queue no longer
+ *	there or not polled) reaps nothing
+ * @iob: the caller's completion batch for the driver's ->poll, or NULL
+ *
+ * Enters the queue like the kernel's bio_poll(): with percpu_ref_tryget(),
+ * which also succeeds while a freeze (a host removal, a scheduler switch)
+ * waits for the queue to drain, since the requests it waits for complete
+ * only by being polled; a queue already drained has nothing to reap.
+ *
+ * Return: the number of requests completed.
+ */
+int smq_poll_queue(struct smq_queue *q, blk_qc_t cookie,
+		   struct io_comp_batch *iob)
+{
+	struct smq_hw_ctx *hctx;
+	int ret = 0;
+
+	if (cookie == BLK_QC_T_NONE ||
+	    !percpu_ref_tryget(&q->q_usage_counter))
 		return 0;
 	rcu_read_lock();
 	if (cookie < smq_nr_hctx(q)) {
@@ -79,7 +102,23 @@ int smq_poll_bio(struct bio *bio, struct io_comp_batch *iob,
 	percpu_ref_put(&q->q_usage_counter);
 	return ret;
 }
-EXPORT_SYMBOL_GPL(smq_poll_bio);
+EXPORT_SYMBOL_GPL(smq_poll_queue);
+
+/**
+ * smq_rq_poll_cookie - where a polled passthrough request is reaped
+ * @rq: request allocated with REQ_POLLED, before it is issued
+ *
+ * Return: its hardware queue's index for smq_poll_queue(), or
+ * BLK_QC_T_NONE when it went to an interrupt-driven queue (no poll
+ * queues, or the legacy path).
+ */
+blk_qc_t smq_rq_poll_cookie(const struct smq_request *rq)
+{
+	if (!rq->hctx || !rq->hctx->poll)
+		return BLK_QC_T_NONE;
+	return smq_hctx_index(rq->hctx);
+}
+EXPORT_SYMBOL_GPL(smq_rq_poll_cookie);
 
 /**
  * smq_poll_reap - poll every poll queue of a queue once

@@ -45,8 +45,15 @@ struct smq_scsi_idlun {
 	u32 host_unique_id;
 };
 
-/* Largest SG_IO transfer: the host limit and what one bounce bio maps. */
-static unsigned int smq_sg_max_bytes(struct smq_scsi_device *sdev)
+/**
+ * smq_scsi_passthrough_max_bytes - largest data of one passthrough command
+ * @sdev: the LUN
+ *
+ * The host's limits, what one bio maps, and 16 MiB.
+ *
+ * Return: bytes.
+ */
+unsigned int smq_scsi_passthrough_max_bytes(struct smq_scsi_device *sdev)
 {
 	struct smq_scsi_host *shost = sdev->host;
 	u64 max = (u64)shost->max_sectors << SECTOR_SHIFT;
@@ -56,11 +63,17 @@ static unsigned int smq_sg_max_bytes(struct smq_scsi_device *sdev)
 	return min_t(u64, max, SMQ_SG_MAX_BYTES);
 }
 
-/*
- * Commands a caller without CAP_SYS_RAWIO may send: ones that read,
- * and writes when the disk is open for writing.
+/**
+ * smq_scsi_cmd_allowed - may the caller send this command?
+ * @cdb: the CDB
+ * @open_for_write: the disk or generic device is open for writing
+ *
+ * With CAP_SYS_RAWIO anything; without, commands that read, and writes
+ * when the device is open for writing (Linux's scsi_cmd_allowed() rule).
+ *
+ * Return: true if allowed.
  */
-static bool smq_sg_cmd_allowed(const u8 *cdb, bool open_for_write)
+bool smq_scsi_cmd_allowed(const u8 *cdb, bool open_for_write)
 {
 	if (capable(CAP_SYS_RAWIO))
 		return true;
@@ -132,7 +145,7 @@ static int smq_sg_check_hdr(struct smq_scsi_device *sdev,
 		return -EINVAL;
 	if (hdr->iovec_count > UIO_MAXIOV)
 		return -EINVAL;
-	if (hdr->dxfer_len > smq_sg_max_bytes(sdev))
+	if (hdr->dxfer_len > smq_scsi_passthrough_max_bytes(sdev))
 		return -EINVAL;
 	switch (hdr->dxfer_direction) {
 	case SG_DXFER_NONE:
@@ -209,7 +222,7 @@ static int smq_sg_io_hdr(struct smq_scsi_device *sdev, struct sg_io_hdr *hdr,
 		return ret;
 	if (copy_from_user(cdb, hdr->cmdp, hdr->cmd_len))
 		return -EFAULT;
-	if (!smq_sg_cmd_allowed(cdb, open_for_write))
+	if (!smq_scsi_cmd_allowed(cdb, open_for_write))
 		return -EPERM;
 	if (hdr->dxfer_len) {
 		buf = kvzalloc(hdr->dxfer_len, GFP_KERNEL);
@@ -338,7 +351,7 @@ int smq_scsi_ioctl(struct smq_scsi_device *sdev, bool open_for_write,
 		WRITE_ONCE(sdev->sg_timeout, clock_t_to_jiffies(val));
 		return 0;
 	case SG_GET_RESERVED_SIZE:
-		return put_user(smq_sg_max_bytes(sdev), ip);
+		return put_user(smq_scsi_passthrough_max_bytes(sdev), ip);
 	case SG_SET_RESERVED_SIZE:
 		if (get_user(val, ip))
 			return -EFAULT;

@@ -1006,6 +1006,27 @@ EXPORT_SYMBOL_GPL(smq_scsi_host_busy);
 /* ---- internal commands ------------------------------------------------- */
 
 /**
+ * smq_scsi_init_passthrough - a passthrough request's SCSI command
+ * @rq: request from smq_alloc_request() on a LUN's queue
+ * @cdb: the CDB
+ * @cdb_len: its length (6..SMQ_MAX_CDB, checked by the caller)
+ * @timeout: jiffies (0: the LUN's timeout)
+ * @retries: retries allowed
+ */
+void smq_scsi_init_passthrough(struct smq_request *rq, const u8 *cdb,
+			       unsigned int cdb_len, unsigned int timeout,
+			       int retries)
+{
+	struct smq_scsi_cmnd *cmd = smq_rq_to_pdu(rq);
+
+	memset(cmd->cmnd, 0, sizeof(cmd->cmnd));
+	memcpy(cmd->cmnd, cdb, cdb_len);
+	cmd->cmd_len = cdb_len;
+	cmd->allowed = retries;
+	rq->timeout = timeout;
+}
+
+/**
  * smq_scsi_execute - issue a SCSI command on a LUN's queue and wait
  * @sdev: the LUN (its queue alive: scan, disk probe, ioctl under
  *	queue_rwsem)
@@ -1035,11 +1056,8 @@ int smq_scsi_execute(struct smq_scsi_device *sdev, struct smq_exec_args *a)
 	if (IS_ERR(rq))
 		return PTR_ERR(rq);
 	cmd = smq_rq_to_pdu(rq);
-	memset(cmd->cmnd, 0, sizeof(cmd->cmnd));
-	memcpy(cmd->cmnd, a->cdb, a->cdb_len);
-	cmd->cmd_len = a->cdb_len;
-	cmd->allowed = a->retries;
-	rq->timeout = a->timeout;
+	smq_scsi_init_passthrough(rq, a->cdb, a->cdb_len, a->timeout,
+				  a->retries);
 	if (a->buf_len) {
 		ret = smq_rq_map_kern(rq, a->buf, a->buf_len, GFP_KERNEL);
 		if (ret) {

@@ -243,6 +243,7 @@ static void smq_sdev_destroy(struct smq_scsi_device *sdev)
 		smq_scsi_device_set_state(sdev, SMQ_SDEV_CANCEL);
 		if (sdev->disk)
 			smq_sd_remove(sdev);
+		smq_ng_remove(sdev);
 		device_del(&sdev->sdev_gendev);
 		t->nr_luns--;
 	}
@@ -457,6 +458,7 @@ static void smq_sdev_add(struct smq_scsi_device *sdev)
 		     sdev->type == 0 ? "Direct-Access    " : "Other            ",
 		     sdev->vendor, sdev->model, sdev->rev,
 		     sdev->scsi_level - (sdev->scsi_level > 1));
+	smq_ng_add(sdev);
 	if (sdev->type == 0x00 || sdev->type == 0x0e)
 		smq_sd_probe(sdev);
 }

@@ -119,8 +119,14 @@ static int __init smq_scsi_init(void)
 	ret = smq_hosts_init();
 	if (ret)
 		return ret;
+	ret = smq_ng_init();
+	if (ret) {
+		smq_hosts_exit();
+		return ret;
+	}
 	ret = smq_sd_init();
 	if (ret) {
+		smq_ng_exit();
 		smq_hosts_exit();
 		return ret;
 	}
@@ -132,6 +138,7 @@ static int __init smq_scsi_init(void)
 static void __exit smq_scsi_exit(void)
 {
 	smq_sd_exit();
+	smq_ng_exit();
 	smq_hosts_exit();
 }
 

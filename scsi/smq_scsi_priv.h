@@ -16,6 +16,8 @@
 #define _SMQ_SCSI_PRIV_H
 
 #include <linux/blkdev.h>
+#include <linux/cdev.h>
+#include <linux/device.h>
 #include <smq/scsi.h>
 
 /* Defaults and limits */
@@ -90,6 +92,9 @@ struct smq_exec_args {
 };
 
 int smq_scsi_execute(struct smq_scsi_device *sdev, struct smq_exec_args *a);
+void smq_scsi_init_passthrough(struct smq_request *rq, const u8 *cdb,
+			       unsigned int cdb_len, unsigned int timeout,
+			       int retries);
 void smq_scsi_finish_command(struct smq_scsi_cmnd *cmd);
 void smq_scsi_run_host_queues(struct smq_scsi_host *shost);
 int smq_scsi_device_set_state(struct smq_scsi_device *sdev,
@@ -126,6 +131,35 @@ blk_status_t smq_sd_done(struct smq_scsi_cmnd *cmd, blk_status_t status,
 /* smq_ioctl.c */
 int smq_scsi_ioctl(struct smq_scsi_device *sdev, bool open_for_write,
 		   unsigned int cmd, void __user *arg);
+bool smq_scsi_cmd_allowed(const u8 *cdb, bool open_for_write);
+unsigned int smq_scsi_passthrough_max_bytes(struct smq_scsi_device *sdev);
+
+/**
+ * struct smq_ng - a LUN's generic character device (smq_ng.c)
+ * @dev: its device, class smq_ng, child of the LUN's
+ * @cdev: the character device; an open file holds @dev through it
+ * @sdev: the LUN (a reference held until @dev's release)
+ */
+struct smq_ng {
+	struct device dev;
+	struct cdev cdev;
+	struct smq_scsi_device *sdev;
+};
+
+/* smq_ng.c */
+int smq_ng_init(void);
+void smq_ng_exit(void);
+void smq_ng_add(struct smq_scsi_device *sdev);
+void smq_ng_remove(struct smq_scsi_device *sdev);
+struct smq_scsi_device *smq_ng_lun_enter(struct smq_ng *ng, bool nowait);
+void smq_ng_lun_exit(struct smq_scsi_device *sdev);
+
+/* smq_ng_io.c */
+int smq_ng_io_init(void);
+void smq_ng_io_exit(void);
+int smq_ng_uring_cmd(struct io_uring_cmd *ioucmd, unsigned int issue_flags);
+int smq_ng_uring_cmd_iopoll(struct io_uring_cmd *ioucmd,
+			    struct io_comp_batch *iob, unsigned int poll_flags);
 
 /* smq_sysfs.c */
 extern const struct attribute_group *smq_sdev_groups[];

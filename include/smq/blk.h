@@ -421,6 +421,9 @@ void smq_queue_unregister(struct smq_queue *q);
 void smq_submit_bio(struct bio *bio);
 int smq_poll_bio(struct bio *bio, struct io_comp_batch *iob,
 		 unsigned int flags);
+int smq_poll_queue(struct smq_queue *q, blk_qc_t cookie,
+		   struct io_comp_batch *iob);
+blk_qc_t smq_rq_poll_cookie(const struct smq_request *rq);
 
 /* Freeze (drain and block entry) and quiesce (stop dispatch) */
 void smq_freeze_queue(struct smq_queue *q);
@@ -463,6 +466,12 @@ struct smq_request *smq_alloc_request(struct smq_queue *q, blk_opf_t opf,
 void smq_free_request(struct smq_request *rq);
 int smq_rq_map_kern(struct smq_request *rq, void *buf, unsigned int len,
 		    gfp_t gfp);
+unsigned int smq_rq_map_bio(struct smq_request *rq, struct bio *bio);
+struct bio *smq_rq_unmap_bio(struct smq_request *rq);
+void smq_execute_rq_nowait(struct smq_request *rq,
+			   void (*end_io)(struct smq_request *rq,
+					  blk_status_t status),
+			   void *data);
 blk_status_t smq_execute_rq(struct smq_request *rq);
 
 #endif /* _SMQ_BLK_H */

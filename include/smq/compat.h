@@ -12,6 +12,7 @@
 #include <linux/blkdev.h>
 #include <linux/bio.h>
 #include <linux/err.h>
+#include <linux/uio.h>
 
 /* SMQ_KERNEL_AT_LEAST(a, b, c): building for kernel release a.b.c or later. */
 #define SMQ_KERNEL_AT_LEAST(a, b, c)	(KERNEL_VERSION(a, b, c) <= LINUX_VERSION_CODE)
@@ -294,5 +295,52 @@ static inline bool smq_compat_mode_write(smq_blk_mode_t mode)
 	return mode & BLK_OPEN_WRITE;
 #endif
 }
+
+/*
+ * io_uring commands (IORING_OP_URING_CMD): 6.7 moved struct io_uring_cmd
+ * to <linux/io_uring/cmd.h> and replaced its ->cmd (the SQE's command
+ * area) with ->sqe.
+ */
+#if !SMQ_KERNEL_AT_LEAST(6, 7, 0)
+#include <linux/io_uring.h>
+#define smq_compat_uring_cmd_area(ioucmd)	((ioucmd)->cmd)
+#else
+#include <linux/io_uring/cmd.h>
+#define smq_compat_uring_cmd_area(ioucmd)	io_uring_sqe_cmd((ioucmd)->sqe)
+#endif
+
+/**
+ * smq_compat_import_ubuf - an iov_iter over one user buffer
+ * @rw: ITER_SOURCE (data to the device) or ITER_DEST (from it)
+ * @buf: user address
+ * @len: bytes
+ * @iov: storage the iterator may point to (6.1); keep it while the
+ *	iterator is used
+ * @iter: out: the iterator
+ *
+ * 6.4 added ITER_UBUF's import_ubuf(); 6.1 has import_single_range(),
+ * which needs an iovec.
+ *
+ * Return: 0 or -EFAULT.
+ */
+static inline int smq_compat_import_ubuf(int rw, void __user *buf, size_t len,
+					 struct iovec *iov,
+					 struct iov_iter *iter)
+{
+#if !SMQ_KERNEL_AT_LEAST(6, 4, 0)
+	return import_single_range(rw, buf, len, iov, iter);
+#else
+	return import_ubuf(rw, buf, len, iter);
+#endif
+}
+
+/*
+ * struct class ->devnode: 6.2 made the device argument const.
+ */
+#if !SMQ_KERNEL_AT_LEAST(6, 2, 0)
+#define smq_devnode_dev_t	struct device
+#else
+#define smq_devnode_dev_t	const struct device
+#endif
 
 #endif /* _SMQ_COMPAT_H */

@@ -460,6 +460,7 @@ struct smq_sdev_io_counts {
  *	iorequest_cnt, iodone_cnt, ioerr_cnt: the sums)
  * @hostdata: driver per-LUN data
  * @disk: the sd-style disk driver's data, or NULL
+ * @ng: its generic character device (/dev/smq-ng/H:C:T:L), or NULL
  * @sdev_target: its target
  * @timeout: command timeout in jiffies (sysfs "timeout", seconds)
  * @sg_timeout: default SG_IO timeout in jiffies (SG_SET_TIMEOUT)
@@ -505,6 +506,7 @@ struct smq_scsi_device {
 	struct smq_sdev_io_counts __percpu *io_counts;
 	void *hostdata;
 	void *disk;
+	struct smq_ng *ng;
 	struct smq_scsi_target *sdev_target;
 	unsigned int timeout;
 	unsigned int sg_timeout;

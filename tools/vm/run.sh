@@ -29,8 +29,10 @@ set -euo pipefail
 . "$(dirname "$0")/../lib/smq.sh"
 
 SHIP_DIRS=(tests/guest tools/vm/guest tools/bench)
-# Compiled on the host (cc -static) into /smq/bin/smq-helper, on the guest's PATH.
+# Compiled on the host (cc -static) into /smq/bin/, on the guest's PATH: the
+# tests' helper and the passthrough tool (tools/ptio).
 HELPER_SRC=tests/guest/helpers/smq-helper.c
+PTIO_SRC=tools/ptio/smq-ptio.c
 BASE_APPEND="console=ttyS0 quiet panic=-1 log_buf_len=8M"
 
 usage() { sed -n '4,27s/^# \{0,1\}//p' "$0" >&2; exit 2; }
@@ -94,6 +96,9 @@ make_overlay() {
 	cc -static -O2 -Wall -Wextra -Werror -o "$work/smq-helper" "$SMQ_TREE/$HELPER_SRC" ||
 		smq_die "cannot compile $HELPER_SRC (needs a static libc: libc6-dev)"
 	install -m 755 "$work/smq-helper" "$root/smq/bin/smq-helper"
+	cc -static -O2 -pthread -Wall -Wextra -Werror -o "$work/smq-ptio" "$SMQ_TREE/$PTIO_SRC" ||
+		smq_die "cannot compile $PTIO_SRC (needs a static libc: libc6-dev)"
+	install -m 755 "$work/smq-ptio" "$root/smq/bin/smq-ptio"
 	if [[ -n "$script" ]]; then
 		cp "$script" "$root/smq/cmd"
 	else
