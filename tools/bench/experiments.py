@@ -1243,6 +1243,100 @@ class IserMq(Experiment):
                             for m, l, _ in self.MODES]}]
 
 
+# ---- issue 23: asynchronous SCSI passthrough -------------------------------
+
+class Passthrough(Experiment):
+    name = "passthrough"
+    title = ("SCSI passthrough: io_uring uring_cmd on /dev/smq-ng vs the block "
+             "path and SG_IO, 4k randread, one LUN")
+    seed = "(issue 23: NVMe's io_uring passthrough, for SCSI)"
+    about = ("One smq_sas LUN (null backing, 2 submit queues of which 1 polled), "
+             "4k randread at QD 1 and 128, 1 and 2 jobs, in one boot: smq's "
+             "uring_cmd passthrough (smq-ptio, interrupt driven and polled), "
+             "smq's block path (fio io_uring O_DIRECT, interrupt driven and "
+             "--hipri, and smq-ptio on /dev/sdX: the same client as the "
+             "passthrough rows), SG_IO on smq's disk (fio's sg engine on /dev/sdX: one "
+             "synchronous ioctl per I/O), and fio's sg engine on scsi_debug's "
+             "/dev/sgN (the sg driver's asynchronous write/read interface, which "
+             "takes at most 16 commands per open file: QD128 runs there at 16; "
+             "scsi_debug fake_rw, delay 0). Aim (issue 23): passthrough >= 0.9x "
+             "the block path at QD128 and >= 3x SG_IO sync.")
+    QDS = [1, 128]
+    JOBS = [1, 2]
+    MODES = [
+        ("block", "smq block path, fio io_uring"),
+        ("block polled", "smq block path, fio io_uring --hipri"),
+        ("uring_cmd", "smq passthrough, smq-ptio"),
+        ("uring_cmd polled", "smq passthrough, smq-ptio --poll"),
+        ("block smq-ptio", "smq block path, smq-ptio on /dev/sdX (O_DIRECT, the same client)"),
+        ("block smq-ptio polled", "smq block path, smq-ptio --poll on /dev/sdX"),
+        ("SG_IO sync", "smq, fio sg engine on /dev/sdX"),
+        ("sg scsi_debug", "scsi_debug, fio sg engine on /dev/sgN"),
+    ]
+    RATIOS = [("uring_cmd", "block"), ("uring_cmd polled", "block polled"),
+              ("uring_cmd", "block smq-ptio"),
+              ("uring_cmd polled", "block smq-ptio polled"),
+              ("uring_cmd", "SG_IO sync"), ("uring_cmd", "sg scsi_debug")]
+    quick_seconds, quick_reps = 2, 2
+
+    def build(self, ctx):
+        plan = Plan()
+        s = plan.setup(smq(queues=2, poll_queues=1, sched="none"))
+        d = plan.setup(scsi_debug(sched="none"))
+        base = {"rw": "randread", "bs": "4k", "norandommap": True}
+        for qd in self.QDS:
+            for jobs in self.JOBS:
+                key = {"qd": qd, "jobs": jobs}
+                tag = "QD%d x %d job%s" % (qd, jobs, "s" if jobs > 1 else "")
+                uring = dict(base, ioengine="io_uring", iodepth=qd)
+                plan.point(s, "block", key, jobs, uring, "block " + tag)
+                plan.point(s, "block polled", key, jobs, dict(uring, hipri=True),
+                           "block polled " + tag)
+                ptio = "ptio;--rw randread --bs 4k --iodepth %d --size 1G" % qd
+                plan.point(s, "uring_cmd", key, jobs, {}, "uring_cmd " + tag, kind=ptio)
+                plan.point(s, "uring_cmd polled", key, jobs, {},
+                           "uring_cmd polled " + tag, kind=ptio + " --poll --fixed")
+                blk = "ptio-blk;" + ptio[len("ptio;"):]
+                plan.point(s, "block smq-ptio", key, jobs, {}, "block smq-ptio " + tag,
+                           kind=blk)
+                plan.point(s, "block smq-ptio polled", key, jobs, {},
+                           "block smq-ptio polled " + tag, kind=blk + " --poll --fixed")
+                sg = dict(base, ioengine="sg", iodepth=qd)
+                plan.point(s, "SG_IO sync", key, jobs, sg, "SG_IO sync " + tag)
+                # the sg driver's nodes take no O_DIRECT (fio refuses them),
+                # and at most 16 commands per open file (EDOM beyond)
+                plan.point(d, "sg scsi_debug", key, jobs,
+                           dict(sg, direct=0, iodepth=min(qd, 16)),
+                           "sg scsi_debug " + tag, kind="sg;")
+        return plan
+
+    def _cols(self):
+        return [(qd, j) for qd in self.QDS for j in self.JOBS]
+
+    def tables(self, r):
+        cols = self._cols()
+        head = ["QD%d x%d" % c for c in cols]
+        out = ["modes: " + "; ".join("%s = %s" % m for m in self.MODES) + "\n",
+               columns("KIOPS(CPU%)", [""] + head,
+                       [[m] + [cell(r, r.get(m, qd=q, jobs=j)) for q, j in cols]
+                        for m, _ in self.MODES]),
+               columns("ratios (IOPS)", [""] + head,
+                       [["%s / %s" % pr] + [ratio(r.value(r.get(pr[0], qd=q, jobs=j)),
+                                                  r.value(r.get(pr[1], qd=q, jobs=j)))
+                                            for q, j in cols] for pr in self.RATIOS]),
+               columns("p99 latency (µs)", [""] + head,
+                       [[m] + [lat(r, r.get(m, qd=q, jobs=j), "p99") for q, j in cols]
+                        for m, _ in self.MODES])]
+        return "\n".join(out)
+
+    def panels(self, r):
+        cols = self._cols()
+        return [{"kind": "bars", "title": "4k randread, one LUN", "ylabel": "KIOPS",
+                 "categories": ["QD%d x%d" % c for c in cols],
+                 "series": [(l, bar_values(r, m, [{"qd": q, "jobs": j} for q, j in cols]))
+                            for m, l in self.MODES]}]
+
+
 # ---- the bench's own test -------------------------------------------------
 
 class Selftest(Experiment):
@@ -1293,4 +1387,4 @@ class Selftest(Experiment):
 EXPERIMENTS = {e.name: e for e in (Seed000Grid(), Seed002Bs(), Seed001SharedTags(),
                                    Seed004Rw(), Seed003Completion(), Latency(),
                                    LunRecovery(), IserGrid(), IserBs(), IserMq(),
-                                   Selftest())}
+                                   Passthrough(), Selftest())}

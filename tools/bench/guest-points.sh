@@ -228,7 +228,24 @@ fio_sections() {
 	done
 }
 
-# run_point PLAN-LINE: fio BENCH_REPS times, counters around, progress line.
+# ng_of DEV...: smq's generic character device of the first DEV's LUN.
+ng_of() {
+	say "/dev/smq-ng/$(hctl_of "$1")"
+}
+
+# sg_of DEV...: the sg driver's nodes of the disks (loads sg).
+sg_of() {
+	modprobe sg 2>/dev/null
+	for _so in "$@"; do
+		_so_g=$(ls "/sys/block/${_so##*/}/device/scsi_generic" 2>/dev/null)
+		say "/dev/${_so_g:-no-sg-node}"
+	done
+}
+
+# run_point PLAN-LINE: fio BENCH_REPS times, counters around, progress line;
+# a point of kind "ptio;ARGS" runs smq-ptio ARGS on the first disk's
+# generic device instead, "ptio-blk;ARGS" on the first disk (the block path),
+# one of kind "sg;" fio on the disks' sg nodes.
 run_point() {
 	_p_id=$(field "$1" 2)
 	_p_jobs=$(field "$1" 4)
@@ -237,6 +254,23 @@ run_point() {
 	mkdir -p "$_p_d"
 	_p_njobs=$((_p_jobs * $(say "$DEVS" | wc -w)))
 	_p_cmd="fio $BENCH_FIO --runtime=$BENCH_SECONDS $_p_args$(fio_sections "$_p_jobs")"
+	_p_kind=$(field "$1" 6)
+	case $_p_kind in
+	ptio*\;*)
+		# smq-ptio on the first disk's generic device (ptio;) or on the
+		# disk itself (ptio-blk;: the block path, same client),
+		# fio-shaped JSON (DEVS may start with a blank: its first word)
+		_p_njobs=$_p_jobs
+		# shellcheck disable=SC2086 # DEVS is a list of words
+		_p_dev=$(ng_of $DEVS)
+		# shellcheck disable=SC2086
+		[ "${_p_kind%%;*}" = ptio-blk ] && _p_dev=$(say $DEVS | cut -d' ' -f1)
+		_p_cmd="smq-ptio --fio-json --runtime $BENCH_SECONDS --numjobs $_p_jobs ${_p_kind#*;} $_p_dev" ;;
+	sg\;*)
+		# fio on the disks' sg nodes (the sg driver's own interface)
+		# shellcheck disable=SC2086 # DEVS is a list of words
+		_p_cmd="fio $BENCH_FIO --runtime=$BENCH_SECONDS $_p_args$(DEVS=$(sg_of $DEVS) fio_sections "$_p_jobs")" ;;
+	esac
 	say "$_p_cmd" >"$_p_d/fio.cmd"
 	say "$_p_njobs" >"$_p_d/jobs"
 	counters >"$_p_d/counters.before"
@@ -248,7 +282,10 @@ run_point() {
 		head -n 1 /proc/stat >"$_p_d/stat.$_p_r.before"
 		[ "$BENCH_PROFILE" = 1 ] && ctl "BENCH-RUN $_p_id $_p_r"
 		# shellcheck disable=SC2086 # word splitting of the fio arguments
-		$_p_cmd --output="$_p_d/rep$_p_r.json" >"$_p_d/rep$_p_r.err" 2>&1 || {
+		case $_p_kind in
+		ptio*\;*) $_p_cmd >"$_p_d/rep$_p_r.json" 2>"$_p_d/rep$_p_r.err" ;;
+		*) $_p_cmd --output="$_p_d/rep$_p_r.json" >"$_p_d/rep$_p_r.err" 2>&1 ;;
+		esac || {
 			_p_st=failed
 			cat "$_p_d/rep$_p_r.err"
 		}

@@ -11,6 +11,9 @@
  *          optionally polled (IORING_SETUP_IOPOLL) and with registered
  *          buffers; writes may carry a pattern that reads verify.
  *          Prints IOPS, MiB/s and latency percentiles, or JSON.
+ *          On a block device (/dev/sdX) the same reads and writes go
+ *          through the block path (O_DIRECT, IORING_OP_READ/WRITE[_FIXED]):
+ *          one client for both paths.
  *   write-file / read-file  copy a file to / from the LUN at an offset.
  *   cmd    one CDB (hex), printing status, host byte, residual, sense.
  * Raw io_uring system calls: no liburing needed.
@@ -31,6 +34,7 @@
 #include <linux/capability.h>
 #include <linux/io_uring.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -54,7 +58,8 @@ struct opts {
 	unsigned int bs, qd, jobs, lbs, timeout_ms;
 	unsigned long long size, offset, number_ios;
 	double runtime;
-	bool poll, fixed, json, vec, rdonly, drop_rawio, quiet;
+	bool poll, fixed, json, fio_json, vec, rdonly, drop_rawio, quiet;
+	bool block;		/* the device is a block device: read/write */
 	const char *file;
 	unsigned char raw[SMQ_NG_MAX_CDB];
 	unsigned int raw_len, raw_dir, xfer_len;
@@ -77,7 +82,7 @@ struct job {
 	pthread_t thread;
 	unsigned int id;
 	const struct opts *o;
-	unsigned long long ios, bytes, errors, verify_errors;
+	unsigned long long ios, bytes, errors, verify_errors, reads;
 	bool gone;		/* ENXIO: the LUN went away; stop issuing */
 	unsigned long long lat[LAT_BUCKETS];
 	int err;
@@ -251,6 +256,26 @@ static void prep_cmd(struct io_uring_sqe *sqe, int fd, const unsigned char *cdb,
 	c->timeout_ms = o->timeout_ms;
 }
 
+/*
+ * The same I/O through the block path (the device is a block device, open
+ * O_DIRECT): IORING_OP_READ/WRITE, or their _FIXED forms, at byte offset
+ * @off, so that the two paths are compared with one client.
+ */
+static void prep_rw(struct io_uring_sqe *sqe, int fd, bool wr, void *buf,
+		    unsigned int len, unsigned long long off, int buf_index)
+{
+	if (buf_index >= 0) {
+		sqe->opcode = wr ? IORING_OP_WRITE_FIXED : IORING_OP_READ_FIXED;
+		sqe->buf_index = buf_index;
+	} else {
+		sqe->opcode = wr ? IORING_OP_WRITE : IORING_OP_READ;
+	}
+	sqe->fd = fd;
+	sqe->addr = (uintptr_t)buf;
+	sqe->len = len;
+	sqe->off = off;
+}
+
 /* ---- pattern ------------------------------------------------------- */
 
 static void fill_pattern(void *buf, unsigned long long lba, unsigned int len,
@@ -361,7 +386,8 @@ static void *job_run(void *arg)
 	struct ring r;
 	int fd, ret;
 
-	fd = open(o->dev, (o->rdonly ? O_RDONLY : O_RDWR) | O_CLOEXEC);
+	fd = open(o->dev, (o->rdonly ? O_RDONLY : O_RDWR) | O_CLOEXEC |
+		  (o->block ? O_DIRECT : 0));
 	if (fd < 0) {
 		j->err = -errno;
 		return NULL;
@@ -417,10 +443,15 @@ static void *job_run(void *arg)
 			      s->kind == K_WSAME ? o->lbs : o->bs;
 			if (s->kind == K_WRITE || s->kind == K_WSAME)
 				fill_pattern(s->buf, s->lba, len, o->lbs);
-			prep_cmd(ring_sqe(&r, slot), fd, cdb, cdb_len, dir,
-				 len ? s->buf : NULL, len, s->sense,
-				 sizeof(s->sense), o, o->fixed ? (int)slot : -1,
-				 &s->iov);
+			if (o->block)
+				prep_rw(ring_sqe(&r, slot), fd, dir == SMQ_NG_DIR_TO_DEV,
+					s->buf, len, s->lba * o->lbs,
+					o->fixed ? (int)slot : -1);
+			else
+				prep_cmd(ring_sqe(&r, slot), fd, cdb, cdb_len, dir,
+					 len ? s->buf : NULL, len, s->sense,
+					 sizeof(s->sense), o,
+					 o->fixed ? (int)slot : -1, &s->iov);
 			r.sqes[2 * slot].user_data = slot;
 			ring_queue(&r, slot);
 			s->start = now_ns();
@@ -449,6 +480,11 @@ static void *job_run(void *arg)
 			if (!ring_reap(&r, &data, &res, &res2))
 				break;
 			s = &slots[data];
+			if (o->block && res >= 0) {
+				/* bytes done: the rest is the residual */
+				res2 = (unsigned int)res < o->bs ? o->bs - res : 0;
+				res = 0;
+			}
 			end = now_ns();
 			j->lat[lat_bucket(end - s->start)]++;
 			if (res != 0 || SMQ_NG_RES2_RESID(res2)) {
@@ -471,6 +507,7 @@ static void *job_run(void *arg)
 				j->verify_errors++;
 			}
 			j->ios++;
+			j->reads += s->kind == K_READ;
 			j->bytes += o->bs;
 			s->start = 0;
 			inflight--;
@@ -479,6 +516,56 @@ static void *job_run(void *arg)
 	close(r.fd);
 	close(fd);
 	return NULL;
+}
+
+/*
+ * The figures in the shape of fio's JSON output (one group), for smq's
+ * bench collector: read/write iops, bw (KiB/s), total_ios, lat_ns
+ * percentiles, usr_cpu/sys_cpu (per job, as fio's group figures are).
+ */
+static void print_fio_json(const struct opts *o, const struct job *jobs,
+			   const unsigned long long *lat, unsigned long long ios,
+			   unsigned long long bytes, unsigned long long errs,
+			   double secs)
+{
+	unsigned long long reads = 0, writes;
+	struct rusage ru;
+	double usr, sys;
+	unsigned int i;
+	int dir;
+
+	for (i = 0; i < o->jobs; i++)
+		reads += jobs[i].reads;
+	writes = ios - reads;
+	getrusage(RUSAGE_SELF, &ru);
+	usr = (ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6) / secs * 100 / o->jobs;
+	sys = (ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6) / secs * 100 / o->jobs;
+	/* one key per line, as fio prints it (the guest's awk reads that) */
+	printf("{\n  \"fio version\" : \"smq-ptio\",\n  \"jobs\" : [\n    {\n"
+	       "      \"jobname\" : \"ptio\",\n      \"error\" : %d,\n"
+	       "      \"usr_cpu\" : %.3f,\n      \"sys_cpu\" : %.3f", errs ? 5 : 0,
+	       usr, sys);
+	for (dir = 0; dir < 2; dir++) {
+		unsigned long long n = dir ? writes : reads;
+
+		printf(",\n      \"%s\" : {\n        \"total_ios\" : %llu,\n"
+		       "        \"iops\" : %.3f,\n        \"bw\" : %.0f",
+		       dir ? "write" : "read", n, n / secs,
+		       ios ? bytes * ((double)n / ios) / secs / 1024 : 0.0);
+		if (n)
+			printf(",\n        \"lat_ns\" : {\n          \"mean\" : 0,\n"
+			       "          \"percentile\" : {\n"
+			       "            \"50.000000\" : %llu,\n"
+			       "            \"90.000000\" : %llu,\n"
+			       "            \"99.000000\" : %llu,\n"
+			       "            \"99.900000\" : %llu\n          }\n        }",
+			       (unsigned long long)lat_pct(lat, ios, 50),
+			       (unsigned long long)lat_pct(lat, ios, 90),
+			       (unsigned long long)lat_pct(lat, ios, 99),
+			       (unsigned long long)lat_pct(lat, ios, 99.9));
+		printf("\n      }");
+	}
+	printf("\n    }\n  ]\n}\n");
 }
 
 static int bench(struct opts *o)
@@ -512,7 +599,9 @@ static int bench(struct opts *o)
 			lat[b] += jobs[i].lat[b];
 	}
 	secs = (now_ns() - t0) / 1e9;
-	if (o->json)
+	if (o->fio_json)
+		print_fio_json(o, jobs, lat, ios, bytes, errs, secs);
+	else if (o->json)
 		printf("{\"device\": \"%s\", \"bs\": %u, \"iodepth\": %u, \"jobs\": %u, "
 		       "\"poll\": %s, \"fixed\": %s, \"ios\": %llu, \"errors\": %llu, "
 		       "\"verify_errors\": %llu, \"seconds\": %.3f, \"iops\": %.0f, "
@@ -760,6 +849,9 @@ static void usage(void)
 	       "  --poll (IORING_SETUP_IOPOLL)  --fixed (registered buffers)\n"
 	       "  --vec (data as a one-element iovec array)\n"
 	       "  --timeout MS  --json  --quiet  --readonly  --drop-rawio\n"
+	       "  --fio-json (the figures as fio's JSON output: smq's bench)\n"
+	       "  DEV a block device: bench --rw read/write/verify/check via\n"
+	       "      O_DIRECT reads and writes (the block path, same client)\n"
 	       "  --raw HEX --dir none|in|out --len N (--rw raw, --mode cmd)\n"
 	       "  --file PATH   (write-file/read-file; cmd: data in/out)\n"
 	       "  probes (cmd): --bad-cdb-len N --bad-dir N --bad-flags N\n"
@@ -770,6 +862,7 @@ static void usage(void)
 
 int main(int argc, char **argv)
 {
+	struct stat st;
 	static const struct option lo[] = {
 		{ "mode", 1, 0, 'm' }, { "rw", 1, 0, 'r' }, { "cdb", 1, 0, 'c' },
 		{ "bs", 1, 0, 'b' }, { "iodepth", 1, 0, 'q' },
@@ -779,6 +872,7 @@ int main(int argc, char **argv)
 		{ "poll", 0, 0, 'P' }, { "fixed", 0, 0, 'F' },
 		{ "vec", 0, 0, 'V' }, { "timeout", 1, 0, 'T' },
 		{ "json", 0, 0, 'J' }, { "quiet", 0, 0, 'Q' },
+		{ "fio-json", 0, 0, 8 },
 		{ "readonly", 0, 0, 'R' }, { "drop-rawio", 0, 0, 'D' },
 		{ "raw", 1, 0, 'x' }, { "dir", 1, 0, 'd' }, { "len", 1, 0, 'L' },
 		{ "file", 1, 0, 'f' }, { "bad-cdb-len", 1, 0, 1 },
@@ -858,6 +952,7 @@ int main(int argc, char **argv)
 		case 5: o.bad_rsvd = true; break;
 		case 6: o.misalign = atoi(optarg); break;
 		case 7: o.no_sqe128 = true; break;
+		case 8: o.fio_json = true; break;
 		case 'h': usage(); return 0;
 		default: usage(); return 2;
 		}
@@ -867,6 +962,12 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	o.dev = argv[optind];
+	if (!stat(o.dev, &st) && S_ISBLK(st.st_mode)) {
+		if (o.mode != M_BENCH || o.kind == K_WSAME || o.kind == K_RAW)
+			die("%s is a block device: only --rw read, write, verify, check",
+			    o.dev);
+		o.block = true;
+	}
 	if (!o.qd || o.qd > MAX_QD || !o.jobs || o.jobs > MAX_JOBS ||
 	    !o.lbs || o.bs % o.lbs || (o.cdb_size != 10 && o.cdb_size != 16))
 		die("bad --iodepth, --numjobs, --bs, --lbs or --cdb");
