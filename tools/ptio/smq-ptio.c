@@ -435,7 +435,6 @@ static void *job_run(void *arg)
 				s->kind = xrand(&rnd) & 1 ? K_READ : K_WRITE;
 			else if (o->kind == K_CHECK)
 				s->kind = K_READ;
-			cdb_len = build_cdb(o, s->kind, cdb, s->lba, nblk);
 			dir = s->kind == K_READ ? SMQ_NG_DIR_FROM_DEV :
 			      s->kind == K_RAW ? (int)o->raw_dir :
 			      SMQ_NG_DIR_TO_DEV;
@@ -443,15 +442,17 @@ static void *job_run(void *arg)
 			      s->kind == K_WSAME ? o->lbs : o->bs;
 			if (s->kind == K_WRITE || s->kind == K_WSAME)
 				fill_pattern(s->buf, s->lba, len, o->lbs);
-			if (o->block)
+			if (o->block) {
 				prep_rw(ring_sqe(&r, slot), fd, dir == SMQ_NG_DIR_TO_DEV,
 					s->buf, len, s->lba * o->lbs,
 					o->fixed ? (int)slot : -1);
-			else
+			} else {
+				cdb_len = build_cdb(o, s->kind, cdb, s->lba, nblk);
 				prep_cmd(ring_sqe(&r, slot), fd, cdb, cdb_len, dir,
 					 len ? s->buf : NULL, len, s->sense,
 					 sizeof(s->sense), o,
 					 o->fixed ? (int)slot : -1, &s->iov);
+			}
 			r.sqes[2 * slot].user_data = slot;
 			ring_queue(&r, slot);
 			s->start = now_ns();
@@ -521,7 +522,8 @@ static void *job_run(void *arg)
 /*
  * The figures in the shape of fio's JSON output (one group), for smq's
  * bench collector: read/write iops, bw (KiB/s), total_ios, lat_ns
- * percentiles, usr_cpu/sys_cpu (per job, as fio's group figures are).
+ * percentiles (of all I/O: one histogram, given to each direction that has
+ * I/O), usr_cpu/sys_cpu (per job, as fio's group figures are).
  */
 static void print_fio_json(const struct opts *o, const struct job *jobs,
 			   const unsigned long long *lat, unsigned long long ios,
