@@ -228,7 +228,7 @@ fio_sections() {
 	done
 }
 
-# ng_of DEV...: smq's generic character device of the first DEV's LUN.
+# ng_of DEV: smq's generic character device of DEV's LUN.
 ng_of() {
 	say "/dev/smq-ng/$(hctl_of "$1")"
 }
@@ -257,14 +257,13 @@ run_point() {
 	_p_kind=$(field "$1" 6)
 	case $_p_kind in
 	ptio*\;*)
-		# smq-ptio on the first disk's generic device (ptio;) or on the
-		# disk itself (ptio-blk;: the block path, same client),
-		# fio-shaped JSON (DEVS may start with a blank: its first word)
+		# smq-ptio on the first disk itself (ptio-blk;: the block path,
+		# same client) or on its generic device (ptio;), fio-shaped JSON
+		# (DEVS may start with a blank: its first word)
 		_p_njobs=$_p_jobs
 		# shellcheck disable=SC2086 # DEVS is a list of words
-		_p_dev=$(ng_of $DEVS)
-		# shellcheck disable=SC2086
-		[ "${_p_kind%%;*}" = ptio-blk ] && _p_dev=$(say $DEVS | cut -d' ' -f1)
+		_p_dev=$(say $DEVS | cut -d' ' -f1)
+		[ "${_p_kind%%;*}" = ptio ] && _p_dev=$(ng_of "$_p_dev")
 		_p_cmd="smq-ptio --fio-json --runtime $BENCH_SECONDS --numjobs $_p_jobs ${_p_kind#*;} $_p_dev" ;;
 	sg\;*)
 		# fio on the disks' sg nodes (the sg driver's own interface)
