@@ -47,6 +47,25 @@ def _proc_stat_busy(before, after):
     return round(100.0 * (total - idle) / total, 1) if total > 0 else None
 
 
+def _proc_stat_split(before, after):
+    """Where the CPUs' busy time went between two 'cpu ...' lines of
+    /proc/stat: user, system (kernel threads: a target, soft-RoCE's work,
+    block and SCSI submission) and softirq (completions, rxe's packets), each
+    in % of all CPUs' time."""
+    try:
+        b = [int(x) for x in before.split()[1:]]
+        a = [int(x) for x in after.split()[1:]]
+    except (AttributeError, ValueError):
+        return {}
+    d = [y - x for x, y in zip(b, a)]
+    total = sum(d[:8])
+    if total <= 0 or len(d) < 7:
+        return {}
+    pct = [round(100.0 * x / total, 1) for x in d]
+    return {"guest_user_pct": pct[0] + pct[1], "guest_sys_pct": pct[2],
+            "guest_softirq_pct": pct[5] + pct[6]}
+
+
 def _percentiles(lat):
     pct = (lat or {}).get("percentile") or {}
     out = {}
@@ -98,7 +117,8 @@ def summarize(values):
 def summary_of(reps):
     s = {}
     for k in ("iops", "read_iops", "write_iops", "read_bw_mib", "write_bw_mib",
-              "cpu_pct", "guest_busy_pct"):
+              "cpu_pct", "guest_busy_pct", "guest_user_pct", "guest_sys_pct",
+              "guest_softirq_pct"):
         s[k] = summarize([r.get(k) for r in reps])
     for d in ("read_lat_us", "write_lat_us"):
         if any(d in r for r in reps):
@@ -145,7 +165,25 @@ def parse_counters(text):
             if len(f) >= 9:  # queue queued completed ipis polls rearms cpus
                 add("rq_polls", int(f[6]))
                 add("rq_rearms", int(f[7]))
+        elif f[0] == "rdma" and f[2].isdigit():  # soft-RoCE port counters
+            add("rdma_" + f[1], int(f[2]))
+        elif f[1] == "iser_session":
+            _add_iser_session(add, f[2:])
     return t
+
+
+def _add_iser_session(add, f):
+    """One line of smq_iser's hostN/iser_sessions: commands sent (CmdSN)
+    by session index, and the busy W/R/P counts summed."""
+    kv = dict(zip(f[2::2], f[3::2]))  # after "INDEX STATE": key value pairs
+    if kv.get("cmdsn", "").isdigit():
+        add("iser_s%s_cmdsn" % f[0], int(kv["cmdsn"]))
+    busy = kv.get("busy", "").split("/")
+    for name, v in zip(("window", "reg", "post"), busy):
+        if v.isdigit():
+            add("iser_busy_" + name, int(v))
+    if kv.get("reconnects", "").isdigit():
+        add("iser_reconnects", int(kv["reconnects"]))
 
 
 def parse_meminfo_slab(text):
@@ -283,9 +321,10 @@ def collect(plan, bench_dirs, config, boots=None):
             if fio is None:
                 continue
             fig = rep_figures(fio, jobs_total, vcpus)
-            fig["guest_busy_pct"] = _proc_stat_busy(
-                _read(os.path.join(d, "stat.%d.before" % i)),
-                _read(os.path.join(d, "stat.%d.after" % i)))
+            sb = _read(os.path.join(d, "stat.%d.before" % i))
+            sa = _read(os.path.join(d, "stat.%d.after" % i))
+            fig["guest_busy_pct"] = _proc_stat_busy(sb, sa)
+            fig.update(_proc_stat_split(sb, sa))
             fig["fio"] = fio
             reps.append(fig)
         if st == "ok" and len(reps) != config["reps"]:

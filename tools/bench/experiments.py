@@ -75,6 +75,60 @@ def geometry(r, modes):
                     "nvme queues", "sqsize", "scheduler"], rows)
 
 
+# soft-RoCE counters that mean the wire had to repeat or refuse something
+RDMA_TROUBLE = ("duplicate_request", "out_of_seq_request", "rcvd_seq_err", "rcvd_rnr_err",
+                "send_rnr_err", "completer_retry_err", "retry_exceeded_err",
+                "retry_rnr_exceeded_err", "send_err")
+
+
+def wire(r, rows):
+    """Where an RDMA point's time went, for (LABEL, POINT) ROWS: the guest's
+    CPU (all vCPUs: busy, user, system, softirq; fio's own share) and what it
+    costs per I/O, soft-RoCE's packets and troubles (retries, RNR, sequence
+    errors) per I/O, and smq_iser's busy (closed CmdSN window) and the share
+    of the commands each session carried. Counters are deltas over every run
+    of the point."""
+    vcpus = r.config.get("vcpus") or 1
+    out = []
+    for label, p in rows:
+        if p is None or p["status"] != "ok":
+            continue
+        d = p.get("counters", {}).get("delta", {})
+        ios = d.get("disk_read_ios", 0) + d.get("disk_write_ios", 0)
+
+        def per_io(v, scale=1.0, fmt="%.2f"):
+            return "-" if v is None or not ios else fmt % (scale * v / ios)
+
+        def v(k):
+            return r.value(p, k)
+
+        busy, iops = v("guest_busy_pct"), v("iops")
+        us = "-" if not busy or not iops else "%.0f" % (busy / 100.0 * vcpus * 1e6 / iops)
+        split = "/".join("-" if v(k) is None else "%.0f" % v(k)
+                         for k in ("guest_user_pct", "guest_sys_pct", "guest_softirq_pct"))
+        trouble = None
+        if "rdma_sent_pkts" in d:
+            trouble = sum(d.get("rdma_" + k, 0) for k in RDMA_TROUBLE)
+        sess = sorted(k for k in d if k.startswith("iser_s") and k.endswith("_cmdsn"))
+        total = sum(d[k] for k in sess)
+        share = ":".join("%.0f" % (100.0 * d[k] / total) for k in sess) if total else "-"
+        bw = d.get("iser_busy_window")
+        out.append([label, cell(r, p), "-" if busy is None else "%.0f" % busy, split,
+                    "-" if v("cpu_pct") is None else "%.0f" % v("cpu_pct"), us,
+                    per_io(d.get("rdma_sent_pkts")),
+                    per_io(trouble, 1000.0, "%.1f"),
+                    per_io(bw, 1000.0, "%.1f"), share])
+    if not out:
+        return ""
+    return columns("the wire and the guest's CPUs (%d vCPUs; target, soft-RoCE and "
+                   "initiator share them): busy %%, user/system/softirq %%, fio %%, "
+                   "guest CPU µs per I/O, RoCE packets per I/O, RoCE retries/RNR/"
+                   "sequence errors per 1000 I/O, smq_iser busy W per 1000 I/O, "
+                   "commands per session %%" % vcpus,
+                   ["", "KIOPS(CPU%)", "busy", "usr/sys/si", "fio", "µs/IO", "pkts/IO",
+                    "trouble/1k", "busyW/1k", "sessions"], out)
+
+
 class Experiment:
     name = ""
     title = ""
@@ -401,7 +455,8 @@ class IserBs(Seed002Bs):
     quick_seconds, quick_reps = 2, 2
 
     def tables(self, r):
-        return super().tables(r) + "\n" + geometry(r, [(m, l) for m, l, _ in self.MODES])
+        return "\n".join([super().tables(r), wire(r, [(p["label"], p) for p in r.points]),
+                          geometry(r, [(m, l) for m, l, _ in self.MODES])])
 
 
 # ---- seed 001: shared host tags, mq-deadline vs none ----------------------
@@ -1176,7 +1231,8 @@ class IserGrid(Seed000Grid):
         return ([1, 2, 4], [1, 2]) if quick else ([1, 2, 4, 8], [1, 2])
 
     def tables(self, r):
-        return super().tables(r) + "\n" + geometry(r, [(m, l) for m, _, l, _ in self.MODES])
+        return "\n".join([super().tables(r), wire(r, [(p["label"], p) for p in r.points]),
+                          geometry(r, [(m, l) for m, _, l, _ in self.MODES])])
 
 
 class IserMq(Experiment):
@@ -1233,6 +1289,7 @@ class IserMq(Experiment):
                columns("p99 latency (µs)", [""] + self.BS,
                        [[m] + [lat(r, r.get(m, bs=b), "p99") for b in self.BS]
                         for m in modes]),
+               wire(r, [("%s %s" % (m, b), r.get(m, bs=b)) for b in self.BS for m in modes]),
                geometry(r, [(m, m) for m in modes])]
         return "\n".join(out)
 

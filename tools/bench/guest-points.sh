@@ -140,6 +140,17 @@ counters() {
 		_c_a=${_c_f%/reply_queues}
 		sed 1d "$_c_f" | sed "s|^|${_c_a##*/} reply_queue |"
 	done
+	# soft-RoCE's port counters (packets, retries, RNR and sequence
+	# errors): what the wire did for every iSER / NVMe-oF stack alike
+	for _c_f in /sys/class/infiniband/*/ports/*/hw_counters/*; do
+		[ -r "$_c_f" ] && say "rdma ${_c_f##*/} $(cat "$_c_f")"
+	done
+	# smq_iser's sessions: CmdSN (commands sent) and busy W/R/P each
+	for _c_f in /sys/class/smq_host/host*/iser_sessions; do
+		[ -r "$_c_f" ] || continue
+		_c_h=${_c_f%/iser_sessions}
+		sed "s|^|${_c_h##*/} iser_session |" "$_c_f"
+	done
 	return 0
 }
 
