@@ -41,14 +41,16 @@ ng_expect_errno 22 "timeout of 3600001 ms" --raw $READ10 --dir in --len $bs8 --b
 ng_expect_errno 22 "buffer 8 bytes off alignment" --raw $READ10 --dir in --len $bs8 --misalign 8
 ng_expect_errno 22 "32 MiB transfer" --raw 2800000000000000ffff --dir in --len 32M
 ng_expect_errno 95 "64-byte SQE ring" --raw $TUR --dir none --no-sqe128
+# refused without a log line: 100 more (one process each: on the debug
+# kernel under TCG 1000 took past the test's limit) must not flood dmesg
 i=0
-while [ $i -lt 1000 ]; do
+while [ $i -lt 100 ]; do
 	smq-ptio --mode cmd --raw $TUR --dir none --bad-cdb-len 40 "$NG" >/dev/null
 	i=$((i + 1))
 done
 n=$(dmesg_since "$mark" | grep -c 'smq')
 [ "$n" -le 2 ] || { dmesg_since "$mark" | tail -5; fail "bad submissions logged $n lines"; }
-say "1011 refused submissions, $n log lines"
+say "111 refused submissions, $n log lines"
 
 # permissions
 out=$(ng_cmd --drop-rawio --readonly --raw $READ10 --dir in --len $bs8)
