@@ -34,36 +34,26 @@ def _fio_json(path):
         return None
 
 
-def _proc_stat_busy(before, after):
-    """Busy % of all CPUs between two 'cpu ...' lines of /proc/stat."""
+def _proc_stat_cpu(before, after):
+    """The guest's CPU time between two 'cpu ...' lines of /proc/stat, in %
+    of all CPUs' time: busy (not idle or iowait) and its user, system
+    (kernel threads: a target, soft-RoCE's work, block and SCSI submission)
+    and softirq (completions, rxe's packets) parts; {} if unreadable."""
     try:
         b = [int(x) for x in before.split()[1:]]
         a = [int(x) for x in after.split()[1:]]
     except (AttributeError, ValueError):
-        return None
+        return {}
     d = [y - x for x, y in zip(b, a)]
     total = sum(d[:8])  # user..steal; guest time is already in user
-    idle = d[3] + d[4]
-    return round(100.0 * (total - idle) / total, 1) if total > 0 else None
-
-
-def _proc_stat_split(before, after):
-    """Where the CPUs' busy time went between two 'cpu ...' lines of
-    /proc/stat: user, system (kernel threads: a target, soft-RoCE's work,
-    block and SCSI submission) and softirq (completions, rxe's packets), each
-    in % of all CPUs' time."""
-    try:
-        b = [int(x) for x in before.split()[1:]]
-        a = [int(x) for x in after.split()[1:]]
-    except (AttributeError, ValueError):
-        return {}
-    d = [y - x for x, y in zip(b, a)]
-    total = sum(d[:8])
     if total <= 0 or len(d) < 7:
         return {}
-    pct = [round(100.0 * x / total, 1) for x in d]
-    return {"guest_user_pct": pct[0] + pct[1], "guest_sys_pct": pct[2],
-            "guest_softirq_pct": pct[5] + pct[6]}
+
+    def pct(x):
+        return round(100.0 * x / total, 1)
+
+    return {"guest_busy_pct": pct(total - d[3] - d[4]), "guest_user_pct": pct(d[0] + d[1]),
+            "guest_sys_pct": pct(d[2]), "guest_softirq_pct": pct(d[5] + d[6])}
 
 
 def _percentiles(lat):
@@ -321,10 +311,9 @@ def collect(plan, bench_dirs, config, boots=None):
             if fio is None:
                 continue
             fig = rep_figures(fio, jobs_total, vcpus)
-            sb = _read(os.path.join(d, "stat.%d.before" % i))
-            sa = _read(os.path.join(d, "stat.%d.after" % i))
-            fig["guest_busy_pct"] = _proc_stat_busy(sb, sa)
-            fig.update(_proc_stat_split(sb, sa))
+            fig["guest_busy_pct"] = None
+            fig.update(_proc_stat_cpu(_read(os.path.join(d, "stat.%d.before" % i)),
+                                      _read(os.path.join(d, "stat.%d.after" % i))))
             fig["fio"] = fio
             reps.append(fig)
         if st == "ok" and len(reps) != config["reps"]:
