@@ -142,7 +142,10 @@ struct smq_hctx_stats {
  *	requests only, reaped by smq_poll_bio() through ->poll
  * @tags: driver tags (shared by all hctxs with SMQ_SET_HOST_TAGSET)
  * @wait_index: rotor over the tag wait queues
- * @dispatch_busy: recent BUSY returns, EWMA; direct issue backs off
+ * @dispatch_busy: recent BUSY returns and budget shortages, EWMA; direct
+ *	issue backs off, software queues are dispatched one by one
+ * @dispatch_from: software queue the next one-by-one dispatch starts at
+ *	(a hint: concurrent runs may race on it)
  * @driver_data: from ops->init_hctx
  * @sched_data: scheduler's per-hctx data
  * @kobj: /sys/block/X/mq/<queue_num>
@@ -166,6 +169,7 @@ struct smq_hw_ctx {
 	struct smq_tags *tags;
 	atomic_t wait_index;
 	unsigned int dispatch_busy;
+	unsigned int dispatch_from;
 	void *driver_data;
 	void *sched_data;
 	struct kobject kobj;

@@ -233,11 +233,89 @@ static bool smq_dispatch_list(struct smq_hw_ctx *hctx, struct list_head *list)
 	return false;
 }
 
-/* Collect every software queue's requests, in CPU order, and dispatch. */
+/*
+ * Take the first request of the next software queue with requests, from
+ * hctx->dispatch_from on (round robin), or NULL.
+ */
+static struct smq_request *smq_dequeue_from_ctx(struct smq_hw_ctx *hctx)
+{
+	unsigned int start = READ_ONCE(hctx->dispatch_from);
+	unsigned int i;
+
+	if (start >= hctx->nr_ctx)
+		start = 0;
+	i = find_next_bit(hctx->ctx_map, hctx->nr_ctx, start);
+	if (i >= hctx->nr_ctx)
+		i = find_first_bit(hctx->ctx_map, hctx->nr_ctx);
+	while (i < hctx->nr_ctx) {
+		struct smq_ctx *ctx = hctx->ctxs[i];
+		struct smq_request *rq;
+
+		spin_lock(&ctx->lock);
+		rq = list_first_entry_or_null(&ctx->rq_list,
+					      struct smq_request, queuelist);
+		if (rq)
+			list_del_init(&rq->queuelist);
+		/* An inserter sets the bit after its unlock: never lost. */
+		if (list_empty(&ctx->rq_list))
+			clear_bit(i, hctx->ctx_map);
+		spin_unlock(&ctx->lock);
+		if (rq) {
+			WRITE_ONCE(hctx->dispatch_from, i + 1);
+			return rq;
+		}
+		i = find_first_bit(hctx->ctx_map, hctx->nr_ctx);
+	}
+	return NULL;
+}
+
+/*
+ * While the device is the limit (a recent BUSY or budget shortage): one
+ * request at a time, each on a device budget taken before it leaves its
+ * software queue.  What the device cannot take yet stays there, instead of
+ * going to the dispatch list and being walked and put back by every run; a
+ * budget given back reruns the queue (smq_get_budget_token()).
+ */
+static void smq_dispatch_ctxs_one_by_one(struct smq_hw_ctx *hctx)
+{
+	struct smq_queue *q = hctx->q;
+
+	while (!bitmap_empty(hctx->ctx_map, hctx->nr_ctx)) {
+		struct smq_request *rq;
+		LIST_HEAD(list);
+		int token;
+
+		if (!smq_get_budget_token(q, &token)) {
+			smq_hctx_stat_inc(hctx, SMQ_HCTX_BUSY);
+			WRITE_ONCE(hctx->dispatch_busy,
+				   min(hctx->dispatch_busy + 4, 16U));
+			return;
+		}
+		rq = smq_dequeue_from_ctx(hctx);
+		if (!rq) {
+			smq_put_budget_token(q, token);
+			return;
+		}
+		rq->budget_token = token;
+		list_add(&rq->queuelist, &list);
+		if (!smq_dispatch_list(hctx, &list))
+			return;
+	}
+}
+
+/*
+ * Collect every software queue's requests, in CPU order, and dispatch;
+ * one by one while the device is the limit.
+ */
 static void smq_dispatch_ctxs(struct smq_hw_ctx *hctx)
 {
 	LIST_HEAD(list);
 	unsigned int i;
+
+	if (READ_ONCE(hctx->dispatch_busy) && hctx->q->tag_set->ops->get_budget) {
+		smq_dispatch_ctxs_one_by_one(hctx);
+		return;
+	}
 
 	for_each_set_bit(i, hctx->ctx_map, hctx->nr_ctx) {
 		struct smq_ctx *ctx = hctx->ctxs[i];
