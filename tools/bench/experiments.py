@@ -1208,8 +1208,9 @@ class IserGrid(Seed000Grid):
     about = ("seed000-grid over iSER: LIO's iSER target (NULLIO backstores) over "
              "soft-RoCE in the guest, one host (iSCSI session, LIO target) per "
              "LUN, can_queue 113, cmd_per_lun 32 (smq_iser QD=113 CMD_PER_LUN=32; "
-             "ib_iser QD=113: open-iscsi cmds_max 128, which libiscsi makes "
-             "can_queue 113, then device/queue_depth 32), randread 1k iodepth "
+             "ib_iser QD=113: open-iscsi cmds_max 128, host can_queue 128 on "
+             "6.1/6.12, cmd_per_lun 113, then device/queue_depth 32: with one LUN "
+             "per host the LUN's 32 binds both), randread 1k iodepth "
              "128: smq_iser legacy "
              "(use_blk_mq=N, noop), smq_iser mq (none), the kernel's ib_iser "
              "(none). #LUNs 1,2,4,8 x jobs per LUN 1,2. Quick: LUNs 1,2,4.")
@@ -1219,7 +1220,7 @@ class IserGrid(Seed000Grid):
          lambda n: smq_iser(mq=False, targets=n, qd=113, cmd_per_lun=32, sched="noop")),
         ("mq", "smq_iser mq (use_blk_mq=Y, none)", "smq_iser mq none",
          lambda n: smq_iser(mq=True, targets=n, qd=113, cmd_per_lun=32, sched="none")),
-        ("ib_iser", "kernel: ib_iser + open-iscsi (blk-mq, none, can_queue 113, "
+        ("ib_iser", "kernel: ib_iser + open-iscsi (blk-mq, none, can_queue 128, "
          "queue_depth 32)", "ib_iser none",
          lambda n: ib_iser(targets=n, qd=113, depth=32, sched="none")),
     ]
