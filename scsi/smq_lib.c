@@ -91,15 +91,23 @@ int smq_scsi_device_set_state(struct smq_scsi_device *sdev,
 
 /* ---- budgets ----------------------------------------------------------- */
 
+/*
+ * Take one of the LUN's queue_depth budgets.  device_busy only ever counts
+ * budgets held: a refused attempt never raises it, not even for a moment
+ * (an increment undone on failure would show depth + 1 in device_busy to a
+ * reader while runs are refused, which happens at every run while the
+ * budget is the limit).
+ */
 static int smq_scsi_get_budget(struct smq_queue *q)
 {
 	struct smq_scsi_device *sdev = smq_queue_data(q);
-	int busy = atomic_inc_return(&sdev->device_busy);
+	int busy = atomic_read(&sdev->device_busy);
 
-	if (likely(busy <= (int)READ_ONCE(sdev->queue_depth)))
-		return 0;
-	atomic_dec(&sdev->device_busy);
-	return -1;
+	do {
+		if (unlikely(busy >= (int)READ_ONCE(sdev->queue_depth)))
+			return -1;
+	} while (!atomic_try_cmpxchg(&sdev->device_busy, &busy, busy + 1));
+	return 0;
 }
 
 static void smq_scsi_put_budget(struct smq_queue *q, int budget_token)
