@@ -733,6 +733,89 @@ void smq_scsi_rescan_device(struct smq_scsi_device *sdev)
 	mutex_unlock(&shost->scan_mutex);
 }
 
+/* The LUN @channel:@id:@lun of @shost with a reference on it, or NULL. */
+static struct smq_scsi_device *smq_sdev_get(struct smq_scsi_host *shost,
+					    unsigned int channel,
+					    unsigned int id, u64 lun)
+{
+	struct smq_scsi_device *sdev;
+
+	mutex_lock(&shost->scan_mutex);
+	sdev = smq_sdev_find(shost, channel, id, lun);
+	if (sdev)
+		get_device(&sdev->sdev_gendev);
+	mutex_unlock(&shost->scan_mutex);
+	return sdev;
+}
+
+/**
+ * smq_scsi_add_lun - probe one LUN the transport reported added (hot plug)
+ * @shost: a running host
+ * @channel: its channel
+ * @id: its target id
+ * @lun: the LUN
+ *
+ * As sysfs "scan" with one LUN: synchronous, a LUN already known is kept.
+ * Process context; takes scan_mutex.
+ *
+ * Return: 0, -EINVAL (out of the host's range) or -ENODEV (host not
+ * running).
+ */
+int smq_scsi_add_lun(struct smq_scsi_host *shost, unsigned int channel,
+		     unsigned int id, u64 lun)
+{
+	return smq_scsi_scan_host_selected(shost, channel, id, lun);
+}
+EXPORT_SYMBOL_GPL(smq_scsi_add_lun);
+
+/**
+ * smq_scsi_remove_lun - remove one LUN the transport reported gone
+ * @shost: the host
+ * @channel: its channel
+ * @id: its target id
+ * @lun: the LUN
+ *
+ * As sysfs "delete" (smq_scsi_remove_device()).  Process context.
+ *
+ * Return: 0, or -ENODEV when the host has no such LUN.
+ */
+int smq_scsi_remove_lun(struct smq_scsi_host *shost, unsigned int channel,
+			unsigned int id, u64 lun)
+{
+	struct smq_scsi_device *sdev = smq_sdev_get(shost, channel, id, lun);
+
+	if (!sdev)
+		return -ENODEV;
+	smq_scsi_remove_device(sdev);
+	put_device(&sdev->sdev_gendev);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(smq_scsi_remove_lun);
+
+/**
+ * smq_scsi_rescan_lun - read one LUN's capacity again (capacity changed)
+ * @shost: the host
+ * @channel: its channel
+ * @id: its target id
+ * @lun: the LUN
+ *
+ * As sysfs "rescan" (smq_scsi_rescan_device()).  Process context.
+ *
+ * Return: 0, or -ENODEV when the host has no such LUN.
+ */
+int smq_scsi_rescan_lun(struct smq_scsi_host *shost, unsigned int channel,
+			unsigned int id, u64 lun)
+{
+	struct smq_scsi_device *sdev = smq_sdev_get(shost, channel, id, lun);
+
+	if (!sdev)
+		return -ENODEV;
+	smq_scsi_rescan_device(sdev);
+	put_device(&sdev->sdev_gendev);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(smq_scsi_rescan_lun);
+
 /**
  * smq_scsi_forget_host - remove every LUN and target of a host
  * @shost: host being removed (state CANCEL)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * smq_scsi public API: the SCSI midlayer as seen by low-level drivers
- * (smq_sas, smq_iser).  The host template is the seam between the
+ * (smq_sas, smq_iser, smq_virtio).  The host template is the seam between the
  * midlayer and a driver, like struct scsi_host_template in Linux.
  *
  * Object model:
@@ -619,6 +619,12 @@ struct smq_scsi_host *smq_scsi_host_alloc(const struct smq_host_template *t,
 int smq_scsi_add_host(struct smq_scsi_host *shost, struct device *parent);
 void smq_scsi_scan_host(struct smq_scsi_host *shost);
 void smq_scsi_remove_host(struct smq_scsi_host *shost);
+int smq_scsi_add_lun(struct smq_scsi_host *shost, unsigned int channel,
+		     unsigned int id, u64 lun);
+int smq_scsi_remove_lun(struct smq_scsi_host *shost, unsigned int channel,
+			unsigned int id, u64 lun);
+int smq_scsi_rescan_lun(struct smq_scsi_host *shost, unsigned int channel,
+			unsigned int id, u64 lun);
 void smq_scsi_host_put(struct smq_scsi_host *shost);
 
 /**
