@@ -13,6 +13,8 @@
 #include <linux/bio.h>
 #include <linux/err.h>
 #include <linux/uio.h>
+#include <linux/slab.h>
+#include <linux/virtio_config.h>
 
 /* SMQ_KERNEL_AT_LEAST(a, b, c): building for kernel release a.b.c or later. */
 #define SMQ_KERNEL_AT_LEAST(a, b, c)	(KERNEL_VERSION(a, b, c) <= LINUX_VERSION_CODE)
@@ -342,5 +344,46 @@ static inline int smq_compat_import_ubuf(int rw, void __user *buf, size_t len,
 #else
 #define smq_devnode_dev_t	const struct device
 #endif
+
+/**
+ * smq_compat_find_vqs - find a virtio device's virtqueues
+ * @vdev: the device
+ * @nvqs: how many
+ * @vqs: out: @nvqs virtqueues
+ * @callbacks: @nvqs used-buffer callbacks (NULL: the queue raises none,
+ *	it is polled)
+ * @names: @nvqs names
+ * @desc: interrupt affinity of the vectors (pre_vectors skip spreading)
+ *
+ * 6.11 replaced virtio_find_vqs()'s callback and name arrays with one
+ * array of struct virtqueue_info.  Probe time only: it may allocate.
+ *
+ * Return: 0 or a negative errno.
+ */
+static inline int smq_compat_find_vqs(struct virtio_device *vdev,
+				      unsigned int nvqs, struct virtqueue *vqs[],
+				      vq_callback_t *callbacks[],
+				      const char *const names[],
+				      struct irq_affinity *desc)
+{
+#if !SMQ_KERNEL_AT_LEAST(6, 11, 0)
+	return virtio_find_vqs(vdev, nvqs, vqs, callbacks, names, desc);
+#else
+	struct virtqueue_info *info;
+	unsigned int i;
+	int ret;
+
+	info = kcalloc(nvqs, sizeof(*info), GFP_KERNEL);
+	if (!info)
+		return -ENOMEM;
+	for (i = 0; i < nvqs; i++) {
+		info[i].name = names[i];
+		info[i].callback = callbacks[i];
+	}
+	ret = virtio_find_vqs(vdev, nvqs, vqs, info, desc);
+	kfree(info);
+	return ret;
+#endif
+}
 
 #endif /* _SMQ_COMPAT_H */
