@@ -79,6 +79,7 @@ boot_limit() {
 # append), output in DIR; run.sh's exit status.
 boot_line() {
 	"$SMQ_TOOLS/vm/run.sh" -k "$rel" -c "$cpus" ${mods:+-M "$mods"} -a "$append" \
+		${vspec:+-V "$vspec"} \
 		-t "$(boot_limit "${tests[@]}")" \
 		-o "$1" -- sh tests/guest/run-tests.sh "$target" "${tests[@]}"
 }
@@ -98,6 +99,14 @@ while read -r -a words; do
 	# objects, so a use after free shows at once).
 	append="${SMQ_GUEST_APPEND:-}"
 	[[ "$target" =~ (^|[:,])SLUB=([A-Z]+) ]] && append+=" slub_debug=${BASH_REMATCH[2]}"
+	# A target whose file says "# guest-hw: virtio-scsi" gets the
+	# controllers and disks of tools/vm/vscsi.py, from its spec's variables.
+	vspec=""
+	if grep -qx '# guest-hw: virtio-scsi' "$GUEST_TESTS/targets/${target%%:*}.sh" 2>/dev/null; then
+		vspec="${target#"${target%%:*}"}"
+		vspec="${vspec#:}"
+		vspec="${vspec:-CTRLS=2}"
+	fi
 	rc=0
 	boot_line "$dir" || rc=$?
 	if ((rc != 0)) && ! grep -q '^SMQ-BOOTED ' "$dir/ctl.log" 2>/dev/null; then

@@ -21,6 +21,10 @@
 #   -a ARGS     extra kernel command line
 #   -g PORT     QEMU's gdbstub on 127.0.0.1:PORT (the bench's --profile)
 #   -q          do not stream the console here (it is still logged)
+#   -V SPEC     virtio-scsi controllers and disks (tools/vm/vscsi.py: CTRLS,
+#               VQUEUES, VLUNS, VSIZE_MB, NBD, NBD_FUA) and a QMP socket; the
+#               guest's "SMQ-HOST ..." control lines are carried out by
+#               vscsi.py (log: host.log in the output directory)
 #
 # Exit status: COMMAND's; 124 if the guest hit the time limit; 125 if it
 # stopped without reporting a status (panic, crash); 2 for usage errors.
@@ -38,9 +42,9 @@ BASE_APPEND="console=ttyS0 quiet panic=-1 log_buf_len=8M"
 usage() { sed -n '4,27s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 
 spec="$SMQ_DEFAULT_KVER" cpus=2 mem=2048 limit=900 out="" script="" mods=""
-append="" quiet=0 gdb=()
+append="" quiet=0 gdb=() vspec=""
 envs=()
-while getopts ":k:c:m:t:o:s:e:M:a:g:qh" opt; do
+while getopts ":k:c:m:t:o:s:e:M:a:g:V:qh" opt; do
 	case "$opt" in
 	k) spec="$OPTARG" ;;
 	c) cpus="$OPTARG" ;;
@@ -53,6 +57,7 @@ while getopts ":k:c:m:t:o:s:e:M:a:g:qh" opt; do
 	a) append="$OPTARG" ;;
 	g) gdb=(-gdb "tcp:127.0.0.1:$OPTARG") ;;
 	q) quiet=1 ;;
+	V) vspec="$OPTARG" ;;
 	*) usage ;;
 	esac
 done
@@ -73,6 +78,7 @@ qpid=""
 # shellcheck disable=SC2317 # invoked by the EXIT trap
 cleanup() {
 	[[ -z "$qpid" ]] || kill "$qpid" 2>/dev/null || true
+	[[ -z "$vspec" ]] || "$SMQ_TOOLS/vm/vscsi.py" teardown "$work" || true
 	rm -rf "$work"
 }
 trap cleanup EXIT
@@ -125,9 +131,31 @@ make_overlay() {
 # power off (a kernel with a stuck CPU may never manage).
 SHIP_GRACE="${SMQ_SHIP_GRACE:-120}"
 
+# The guest's requests to the host ("SMQ-HOST ..." lines on the control
+# channel) not carried out yet; $hostreqs counts those that were.
+hostreqs=0
+host_requests() {
+	local line n=0
+	while IFS= read -r line; do
+		n=$((n + 1))
+		((n > hostreqs)) || continue
+		hostreqs=$n
+		# shellcheck disable=SC2086 # the request's words
+		"$SMQ_TOOLS/vm/vscsi.py" host "$work" ${line#SMQ-HOST } >>"$out/host.log" 2>&1 &
+	done < <(tr -d '\r' <"$out/ctl.log" | grep '^SMQ-HOST ')
+}
+
 # Boot the guest under a wall-clock limit; sets $qrc.
 boot() {
 	local con
+	local -a vdev=()
+	local vargs
+	if [[ -n "$vspec" ]]; then
+		vargs="$("$SMQ_TOOLS/vm/vscsi.py" setup "$work" "$vspec" "$cpus")" ||
+			smq_die "cannot set up the virtio-scsi disks ($vspec)"
+		mapfile -t vdev <<<"$vargs"
+		: >"$out/host.log"
+	fi
 	if ((quiet)); then
 		con="file,id=con,path=$out/console.log"
 	else
@@ -141,11 +169,13 @@ boot() {
 		-nographic -no-reboot -nodefaults -bios qboot.rom \
 		-chardev "$con" -serial chardev:con \
 		-chardev "file,id=ctl,path=$out/ctl.log" -serial chardev:ctl \
-		"${gdb[@]}" </dev/null &
+		"${vdev[@]}" "${gdb[@]}" </dev/null &
 	qpid=$!
 	# Wait; once the command has ended, give the guest SHIP_GRACE seconds.
-	local ended=""
+	local ended="" tick=1
+	[[ -z "$vspec" ]] || tick=0.2
 	while kill -0 "$qpid" 2>/dev/null; do
+		[[ -z "$vspec" ]] || host_requests
 		if [[ -z "$ended" ]] && grep -q '^SMQ-STATUS ' "$out/ctl.log" 2>/dev/null; then
 			ended=$SECONDS
 		fi
@@ -153,7 +183,7 @@ boot() {
 			kill "$qpid" 2>/dev/null || true
 			break
 		fi
-		sleep 1
+		sleep "$tick"
 	done
 	qrc=0
 	wait "$qpid" || qrc=$?

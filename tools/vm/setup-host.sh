@@ -31,6 +31,9 @@ PACKAGES=(
 	fio busybox-static kmod cpio gzip xz-utils zstd
 	sg3-utils e2fsprogs util-linux dmsetup
 	python3 gnuplot-nox
+	# virtio-scsi disks of the guests: nbdkit (a disk with a volatile cache, fault
+	# filters), xfsprogs (the guest's mkfs.xfs / xfs_repair)
+	nbdkit xfsprogs
 	# the guest's iproute2 (ip, rdma), and libraries of the GUEST_DEBS programs
 	iproute2 libkmod2 libmount1 libssl3 libsystemd0 libjson-c5 libdbus-1-3 zlib1g
 )

@@ -1,0 +1,87 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash
+#
+# virtio-scsi in the guest (tools/vm/vscsi.py's controllers): controller vsC
+# sits at PCI slot 0x10 + C, its disks have serial vsC-lL; the host carries
+# out "SMQ-HOST ..." requests on the control channel (QMP, nbdkit faults).
+
+# vs_virtio_of C: the virtio device (virtioN) of controller vsC.
+vs_virtio_of() {
+	_vv_slot=$(printf '%02x' $((0x10 + $1)))
+	for _vv in /sys/bus/virtio/devices/virtio*; do
+		[ -e "$_vv" ] || continue
+		case "$(readlink -f "$_vv")" in
+		*/0000:00:$_vv_slot.0/virtio*) say "${_vv##*/}"; return 0 ;;
+		esac
+	done
+	return 1
+}
+
+# vs_driver_of VIRTIO: the driver VIRTIO is bound to (empty: none).
+vs_driver_of() {
+	[ -e "/sys/bus/virtio/devices/$1/driver" ] || return 0
+	_vd=$(readlink -f "/sys/bus/virtio/devices/$1/driver")
+	say "${_vd##*/}"
+}
+
+# vs_bind VIRTIO DRIVER / vs_unbind VIRTIO: move a controller between drivers.
+vs_unbind() {
+	_vu=$(vs_driver_of "$1")
+	[ -z "$_vu" ] || say "$1" >"/sys/bus/virtio/drivers/$_vu/unbind"
+}
+vs_bind() {
+	say "$1" >"/sys/bus/virtio/drivers/$2/bind"
+}
+
+# vs_serial DISK: the serial (VPD page 0x80) of /sys/block/DISK, or nothing.
+vs_serial() {
+	[ -r "/sys/block/$1/device/vpd_pg80" ] || return 0
+	tail -c +5 "/sys/block/$1/device/vpd_pg80" 2>/dev/null | tr -d '\000 '
+}
+
+# vs_find_disk C L: print /dev/sdX of LUN L of controller vsC, if present.
+vs_find_disk() {
+	for _vf in /sys/block/*; do
+		_vf=${_vf##*/}
+		[ "$(vs_serial "$_vf")" = "vs$1-l$2" ] || continue
+		[ -b "/dev/$_vf" ] || continue
+		say "/dev/$_vf"
+		return 0
+	done
+	return 1
+}
+
+# vs_wait_disk C L [SECS]: wait (30 s) for that disk; prints it.
+vs_wait_disk() {
+	_vw_n=$((${3:-30} * 10))
+	while ! vs_find_disk "$1" "$2"; do
+		_vw_n=$((_vw_n - 1))
+		[ "$_vw_n" -gt 0 ] || return 1
+		sleep 0.1
+	done
+}
+
+# vs_wait_gone C L [SECS]: wait (30 s) until that disk is gone.
+vs_wait_gone() {
+	_vg_n=$((${3:-30} * 10))
+	while vs_find_disk "$1" "$2" >/dev/null; do
+		_vg_n=$((_vg_n - 1))
+		[ "$_vg_n" -gt 0 ] || return 1
+		sleep 0.1
+	done
+}
+
+# host_req WORDS...: ask the host (tools/vm/vscsi.py host); it is carried
+# out within about a second, asynchronously: wait for its effect.
+host_req() {
+	[ -n "${SMQ_CTL:-}" ] || { say "no control channel for host requests" >&2; return 1; }
+	say "host request: $*"
+	printf 'SMQ-HOST %s\n' "$*" >"$SMQ_CTL"
+}
+
+# vs_smq_host DEV: the smq host number (N of hostN) of smq disk DEV.
+vs_smq_host() {
+	_vh=$(readlink -f "/sys/block/${1##*/}/device")
+	_vh=${_vh##*/}
+	say "${_vh%%:*}"
+}

@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=dash
+# guest-hw: virtio-scsi
+#
+# Target smq_virtio: smq's stack on QEMU's virtio-scsi controller vs0
+# (smq_blk + smq_scsi + smq_virtio), with Linux's virtio_scsi + sd on vs1 in
+# the same boot as the peer (PEER_DEV). Linux's driver binds both
+# controllers first; vs0 is then unbound from it and smq_virtio binds it.
+# Parameters (spec smq_virtio:VAR=VALUE,...):
+#   VQUEUES      num_queues of each controller (the vCPUs)
+#   VLUNS        LUNs per controller (1)     VSIZE_MB  disk size (256)
+#   NBD          1: disks served by nbdkit (fault filters, volatile cache)
+#   NBD_FUA      discard: flushes and FUA dropped (negative control)
+#   POLL_QUEUES  smq_virtio poll_queues (0)  MQ        use_blk_mq Y/N (Y)
+#   SCHED        scheduler on every smq disk; PEER_SCHED on Linux's
+#                (default: the kernel's, mq-deadline)
+# Exports DEV (vs0 LUN 0), DEVS (vs0's LUNs), PEER_DEV (vs1 LUN 0), VS_SMQ
+# and VS_LINUX (the virtio devices of vs0 and vs1).
+. "$SMQ_GUEST_DIR/lib/virtio.sh"
+
+target_up() {
+	modprobe virtio_pci 2>/dev/null
+	modprobe sd_mod || return 1
+	modprobe virtio_scsi || return 77
+	VS_SMQ=$(vs_virtio_of 0) || { say "no virtio-scsi controller vs0"; return 77; }
+	VS_LINUX=$(vs_virtio_of 1) || VS_LINUX=
+	vs_wait_disk 0 0 >/dev/null || { say "Linux's virtio_scsi found no disk on vs0"; return 1; }
+	vs_unbind "$VS_SMQ" || return 1
+	vs_wait_gone 0 0 || return 1
+	smq_core_up || return 1
+	say "modprobe smq_virtio poll_queues=${TARGET_POLL_QUEUES:-0} (binds $VS_SMQ)"
+	modprobe smq_virtio "poll_queues=${TARGET_POLL_QUEUES:-0}" || return 1
+	[ "$(vs_driver_of "$VS_SMQ")" = smq_virtio ] || { say "smq_virtio did not bind $VS_SMQ"; return 1; }
+	DEVS=
+	_vt_l=0
+	while [ "$_vt_l" -lt "${TARGET_VLUNS:-1}" ]; do
+		_vt_d=$(vs_wait_disk 0 "$_vt_l") || { say "no smq disk for vs0 LUN $_vt_l"; return 1; }
+		DEVS="$DEVS $_vt_d"
+		_vt_l=$((_vt_l + 1))
+	done
+	DEV=${DEVS# }
+	DEV=${DEV%% *}
+	PEER_DEV=
+	[ -z "$VS_LINUX" ] || PEER_DEV=$(vs_wait_disk 1 0) || { say "no Linux disk on vs1"; return 1; }
+	# shellcheck disable=SC2086 # the disk list
+	smq_select_sched $DEVS || return 1
+	if [ -n "${TARGET_PEER_SCHED:-}" ] && [ -n "$PEER_DEV" ]; then
+		say "$TARGET_PEER_SCHED" >"/sys/block/${PEER_DEV##*/}/queue/scheduler" || return 1
+	fi
+	say "smq disk $DEV on $VS_SMQ, Linux disk ${PEER_DEV:-none} on ${VS_LINUX:-none}"
+	DEV_SIZE_BYTES=$((${TARGET_VSIZE_MB:-256} * 1048576))
+	DEV_LBS=512
+	DEV_SCSI=1
+	export DEV DEVS PEER_DEV VS_SMQ VS_LINUX DEV_SIZE_BYTES DEV_LBS DEV_SCSI
+}
+
+target_down() {
+	unload_modules smq_virtio
+	smq_core_down
+	unload_modules virtio_scsi
+}
