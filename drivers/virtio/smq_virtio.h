@@ -38,10 +38,12 @@
  * @lock: protects the virtqueue's rings (adding, kicking, reaping) and
  *	the @in_device flags of the buffers on it
  * @vq: the virtqueue
+ * @name: its name ("request.N"; the interrupt is "virtioM-request.N")
  */
 struct smq_virtio_vq {
 	spinlock_t lock;	/* the rings, buffers' in_device */
 	struct virtqueue *vq;
+	char name[24];
 } ____cacheline_aligned_in_smp;
 
 /**

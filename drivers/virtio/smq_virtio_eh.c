@@ -117,7 +117,7 @@ static bool smq_virtio_tmf(struct smq_virtio_host *vh, u32 subtype,
 	response = READ_ONCE(tmf->resp.response);
 	ok = smq_virtio_tmf_ok(response);
 	dev_info(&vh->vdev->dev, "TMF %u to %u:%llu: %s\n", subtype, sdev->id,
-		 sdev->lun, smq_virtio_resp_name(response));
+		 sdev->lun, smq_virtio_tmf_resp_name(response));
 out:
 	mutex_unlock(&vh->tmf_mutex);
 	return ok;

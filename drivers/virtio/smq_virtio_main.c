@@ -28,12 +28,9 @@ module_param_named(poll_queues, smq_virtio_poll_queues, uint, 0444);
 MODULE_PARM_DESC(poll_queues,
 		 "of each controller's request queues, the last N are polled (io_uring hipri), no interrupt (default 0)");
 
-#define smq_virtio_cfg_get(vdev, fld)					\
-	({								\
-		typeof(((struct virtio_scsi_config *)0)->fld) __v;	\
-		virtio_cread(vdev, struct virtio_scsi_config, fld, &__v); \
-		__v;							\
-	})
+/* A 32-bit field of the device's struct virtio_scsi_config. */
+#define smq_virtio_cfg32(vdev, fld)					\
+	virtio_cread32(vdev, offsetof(struct virtio_scsi_config, fld))
 
 static int smq_virtio_slave_alloc(struct smq_scsi_device *sdev)
 {
@@ -93,8 +90,13 @@ static int smq_virtio_find_vqs(struct smq_virtio_host *vh)
 	callbacks[SMQ_VIRTIO_VQ_EVENT] = smq_virtio_event_done;
 	names[SMQ_VIRTIO_VQ_EVENT] = "event";
 	for (i = SMQ_VIRTIO_VQ_BASE; i < nvqs; i++) {
+		struct smq_virtio_vq *rvq = &vh->req_vqs[i - SMQ_VIRTIO_VQ_BASE];
+
 		callbacks[i] = i < first_poll ? smq_virtio_req_done : NULL;
-		names[i] = i < first_poll ? "request" : "request_poll";
+		snprintf(rvq->name, sizeof(rvq->name), "%s.%u",
+			 i < first_poll ? "request" : "request_poll",
+			 i - SMQ_VIRTIO_VQ_BASE);
+		names[i] = rvq->name;
 	}
 	ret = smq_compat_find_vqs(vh->vdev, nvqs, vqs, callbacks, names, &desc);
 	if (ret)
@@ -115,11 +117,12 @@ static void smq_virtio_set_limits(struct smq_virtio_host *vh)
 {
 	struct virtio_device *vdev = vh->vdev;
 	struct smq_scsi_host *shost = vh->shost;
-	u32 seg_max = smq_virtio_cfg_get(vdev, seg_max);
-	u32 max_sectors = smq_virtio_cfg_get(vdev, max_sectors);
-	u32 cmd_per_lun = smq_virtio_cfg_get(vdev, cmd_per_lun);
-	u32 max_target = smq_virtio_cfg_get(vdev, max_target);
-	u32 max_lun = smq_virtio_cfg_get(vdev, max_lun);
+	u32 seg_max = smq_virtio_cfg32(vdev, seg_max);
+	u32 max_sectors = smq_virtio_cfg32(vdev, max_sectors);
+	u32 cmd_per_lun = smq_virtio_cfg32(vdev, cmd_per_lun);
+	u32 max_target = virtio_cread16(vdev, offsetof(struct virtio_scsi_config,
+						       max_target));
+	u32 max_lun = smq_virtio_cfg32(vdev, max_lun);
 
 	/* The sizes the request and response headers are laid out for. */
 	virtio_cwrite32(vdev, offsetof(struct virtio_scsi_config, cdb_size),
@@ -145,7 +148,7 @@ static void smq_virtio_set_limits(struct smq_virtio_host *vh)
 static unsigned int smq_virtio_nr_queues(struct virtio_device *vdev,
 					 unsigned int *nr_poll)
 {
-	u32 nr = smq_virtio_cfg_get(vdev, num_queues) ?: 1;
+	u32 nr = smq_virtio_cfg32(vdev, num_queues) ?: 1;
 
 	nr = min_t(u32, nr, nr_cpu_ids);
 	*nr_poll = min(smq_virtio_poll_queues, nr - 1);
@@ -256,6 +259,13 @@ static int __init smq_virtio_init(void)
 		     VIRTIO_SCSI_S_FUNCTION_SUCCEEDED);
 	BUILD_BUG_ON(SMQ_VIRTIO_T_EVENTS_MISSED != VIRTIO_SCSI_T_EVENTS_MISSED);
 	BUILD_BUG_ON(SMQ_VIRTIO_T_PARAM_CHANGE != VIRTIO_SCSI_T_PARAM_CHANGE);
+	BUILD_BUG_ON(SMQ_VIRTIO_T_TRANSPORT_RESET !=
+		     VIRTIO_SCSI_T_TRANSPORT_RESET);
+	BUILD_BUG_ON(SMQ_VIRTIO_EVT_RESET_RESCAN != VIRTIO_SCSI_EVT_RESET_RESCAN);
+	BUILD_BUG_ON(SMQ_VIRTIO_EVT_RESET_REMOVED !=
+		     VIRTIO_SCSI_EVT_RESET_REMOVED);
+	BUILD_BUG_ON(SMQ_VIRTIO_S_BUSY != VIRTIO_SCSI_S_BUSY);
+
 	BUILD_BUG_ON(VIRTIO_SCSI_SENSE_SIZE > SMQ_SENSE_BUFFERSIZE);
 
 	if (smq_virtio_poll_queues >= nr_cpu_ids) {

@@ -186,6 +186,19 @@ void smq_virtio_decode_event(u32 event, u32 reason, const u8 *lun,
 }
 
 /**
+ * smq_virtio_tmf_resp_name - a task management response's name
+ * @response: the code (0 is FUNCTION COMPLETE here, not OK)
+ *
+ * Return: a constant string.
+ */
+const char *smq_virtio_tmf_resp_name(u8 response)
+{
+	if (response == SMQ_VIRTIO_S_FUNCTION_COMPLETE)
+		return "FUNCTION_COMPLETE";
+	return smq_virtio_resp_name(response);
+}
+
+/**
  * smq_virtio_resp_name - a response code's name for messages
  * @response: the code
  *

@@ -33,8 +33,9 @@
 #define SMQ_VIRTIO_T_ASYNC_NOTIFY	2
 #define SMQ_VIRTIO_T_PARAM_CHANGE	3
 #define SMQ_VIRTIO_T_EVENTS_MISSED	0x80000000u
-#define SMQ_VIRTIO_EVT_RESET_RESCAN	0
-#define SMQ_VIRTIO_EVT_RESET_REMOVED	1
+#define SMQ_VIRTIO_EVT_RESET_HARD	0
+#define SMQ_VIRTIO_EVT_RESET_RESCAN	1
+#define SMQ_VIRTIO_EVT_RESET_REMOVED	2
 
 /* Addressable by the single-level LUN format virtio-scsi uses */
 #define SMQ_VIRTIO_MAX_TARGET		255
@@ -93,5 +94,6 @@ bool smq_virtio_tmf_ok(u8 response);
 void smq_virtio_decode_event(u32 event, u32 reason, const u8 *lun,
 			     struct smq_virtio_event_action *act);
 const char *smq_virtio_resp_name(u8 response);
+const char *smq_virtio_tmf_resp_name(u8 response);
 
 #endif /* _SMQ_VIRTIO_WIRE_H */
