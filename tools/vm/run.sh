@@ -74,10 +74,11 @@ out="$(cd "$out" && pwd)"
 
 base="$("$SMQ_TOOLS/vm/mkimage.sh" "$rel")"
 work="$(mktemp -d)"
-qpid=""
+qpid="" spid=""
 # shellcheck disable=SC2317 # invoked by the EXIT trap
 cleanup() {
 	[[ -z "$qpid" ]] || kill "$qpid" 2>/dev/null || true
+	[[ -z "$spid" ]] || kill "$spid" 2>/dev/null || true
 	[[ -z "$vspec" ]] || "$SMQ_TOOLS/vm/vscsi.py" teardown "$work" || true
 	rm -rf "$work"
 }
@@ -131,20 +132,6 @@ make_overlay() {
 # power off (a kernel with a stuck CPU may never manage).
 SHIP_GRACE="${SMQ_SHIP_GRACE:-120}"
 
-# The guest's requests to the host ("SMQ-HOST ..." lines on the control
-# channel) not carried out yet; $hostreqs counts those that were.
-hostreqs=0
-host_requests() {
-	local line n=0
-	while IFS= read -r line; do
-		n=$((n + 1))
-		((n > hostreqs)) || continue
-		hostreqs=$n
-		# shellcheck disable=SC2086 # the request's words
-		"$SMQ_TOOLS/vm/vscsi.py" host "$work" ${line#SMQ-HOST } >>"$out/host.log" 2>&1 &
-	done < <(tr -d '\r' <"$out/ctl.log" | grep '^SMQ-HOST ')
-}
-
 # Boot the guest under a wall-clock limit; sets $qrc.
 boot() {
 	local con
@@ -155,6 +142,8 @@ boot() {
 			smq_die "cannot set up the virtio-scsi disks ($vspec)"
 		mapfile -t vdev <<<"$vargs"
 		: >"$out/host.log"
+		"$SMQ_TOOLS/vm/vscsi.py" serve "$work" "$out/ctl.log" "$out/host.log" &
+		spid=$!
 	fi
 	if ((quiet)); then
 		con="file,id=con,path=$out/console.log"
@@ -172,10 +161,8 @@ boot() {
 		"${vdev[@]}" "${gdb[@]}" </dev/null &
 	qpid=$!
 	# Wait; once the command has ended, give the guest SHIP_GRACE seconds.
-	local ended="" tick=1
-	[[ -z "$vspec" ]] || tick=0.2
+	local ended=""
 	while kill -0 "$qpid" 2>/dev/null; do
-		[[ -z "$vspec" ]] || host_requests
 		if [[ -z "$ended" ]] && grep -q '^SMQ-STATUS ' "$out/ctl.log" 2>/dev/null; then
 			ended=$SECONDS
 		fi
@@ -183,7 +170,7 @@ boot() {
 			kill "$qpid" 2>/dev/null || true
 			break
 		fi
-		sleep "$tick"
+		sleep 1
 	done
 	qrc=0
 	wait "$qpid" || qrc=$?

@@ -6,6 +6,10 @@
                                 QEMU's arguments, one per line
   vscsi.py host WORK LINE...    carry out one guest request (an SMQ-HOST line
                                 of the control channel, without the prefix)
+  vscsi.py serve WORK CTL LOG   follow the control channel's log CTL and carry
+                                out each complete SMQ-HOST line (in order, each
+                                in its own thread: a pause may wait), answers
+                                to LOG; until killed
   vscsi.py teardown WORK        stop the nbdkit servers (kill -9: no flush)
 
 SPEC: comma-separated VAR=VALUE (the target spec's variables):
@@ -168,6 +172,36 @@ def host(work, words):
     return f"unknown request {' '.join(words)!r}"
 
 
+def run_request(work, words, log):
+    try:
+        res = host(work, words)
+    except (OSError, ValueError) as e:
+        res = f"failed: {e}"
+    with open(log, "a") as f:
+        f.write(f"{time.strftime('%H:%M:%S')} {' '.join(words)}: {res}\n")
+
+
+def serve(work, ctl, log):
+    import threading
+    pos, buf = 0, b""
+    while True:
+        try:
+            with open(ctl, "rb") as f:
+                f.seek(pos)
+                data = f.read()
+        except OSError:
+            data = b""
+        pos += len(data)
+        buf += data
+        *lines, buf = buf.split(b"\n")
+        for raw in lines:
+            line = raw.decode(errors="replace").strip("\r")
+            if line.startswith("SMQ-HOST "):
+                threading.Thread(target=run_request, daemon=True,
+                                 args=(work, line.split()[1:], log)).start()
+        time.sleep(0.1)
+
+
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
@@ -180,6 +214,8 @@ def main():
                   flush=True)
         except (OSError, ValueError) as e:
             print(f"{' '.join(sys.argv[3:])}: failed: {e}", flush=True)
+    elif verb == "serve":
+        serve(work, sys.argv[3], sys.argv[4])
     elif verb == "teardown":
         kill_nbd(work)
     else:
