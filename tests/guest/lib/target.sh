@@ -89,13 +89,14 @@ wait_for_new_disks() {
 }
 
 # --- smq's stack below a low-level driver (targets smq_sas, smq_iser) ---
-# Spec variables: MQ (use_blk_mq of smq_scsi, Y), SCHED (scheduler selected
+# Spec variables: MQ (use_blk_mq of smq_scsi, Y), DISK_PREFIX (its
+# disk_prefix, sd), SCHED (scheduler selected
 # on every disk: none, mq-deadline; legacy: noop, deadline).
 
 # smq_core_up: load smq_scsi (and smq_blk) on the path TARGET_MQ selects.
 smq_core_up() {
-	say "modprobe smq_scsi use_blk_mq=${TARGET_MQ:-Y}"
-	modprobe smq_scsi "use_blk_mq=${TARGET_MQ:-Y}"
+	say "modprobe smq_scsi use_blk_mq=${TARGET_MQ:-Y} disk_prefix=${TARGET_DISK_PREFIX:-sd}"
+	modprobe smq_scsi "use_blk_mq=${TARGET_MQ:-Y}" "disk_prefix=${TARGET_DISK_PREFIX:-sd}"
 }
 
 # smq_select_sched DISK...: select TARGET_SCHED (if set) on each disk; a

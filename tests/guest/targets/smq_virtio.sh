@@ -12,6 +12,8 @@
 #   NBD          1: disks served by nbdkit (fault filters, volatile cache)
 #   NBD_FUA      discard: flushes and FUA dropped (negative control)
 #   POLL_QUEUES  smq_virtio poll_queues (0)  MQ        use_blk_mq Y/N (Y)
+#   PEER_POLL_QUEUES  Linux's virtscsi_poll_queues (6.12)
+#   DISK_PREFIX  smq_scsi disk_prefix (sd)
 #   SCHED        scheduler on every smq disk; PEER_SCHED on Linux's
 #                (default: the kernel's, mq-deadline)
 # Exports DEV (vs0 LUN 0), DEVS (vs0's LUNs), PEER_DEV (vs1 LUN 0), VS_SMQ
@@ -21,7 +23,10 @@
 target_up() {
 	modprobe virtio_pci 2>/dev/null
 	modprobe sd_mod || return 1
-	modprobe virtio_scsi || return 77
+	_vt_opt=
+	[ -z "${TARGET_PEER_POLL_QUEUES:-}" ] || _vt_opt="virtscsi_poll_queues=$TARGET_PEER_POLL_QUEUES"
+	# shellcheck disable=SC2086 # the optional parameter
+	modprobe virtio_scsi $_vt_opt || return 77
 	VS_SMQ=$(vs_virtio_of 0) || { say "no virtio-scsi controller vs0"; return 77; }
 	VS_LINUX=$(vs_virtio_of 1) || VS_LINUX=
 	vs_wait_disk 0 0 >/dev/null || { say "Linux's virtio_scsi found no disk on vs0"; return 1; }
