@@ -26,9 +26,19 @@ static ssize_t smq_hctx_attr_show(struct kobject *kobj, struct attribute *attr,
 	return a->show(hctx, page);
 }
 
+/* As Linux's mq/<n>/cpu_list: every CPU, ", " between them ("0, 1, 2"). */
 static ssize_t cpu_list_show(struct smq_hw_ctx *hctx, char *page)
 {
-	return sysfs_emit(page, "%*pbl\n", cpumask_pr_args(hctx->cpumask));
+	const char *sep = "";
+	unsigned int cpu;
+	int len = 0;
+
+	for_each_cpu(cpu, hctx->cpumask) {
+		len += sysfs_emit_at(page, len, "%s%u", sep, cpu);
+		sep = ", ";
+	}
+	len += sysfs_emit_at(page, len, "\n");
+	return len;
 }
 
 static ssize_t nr_tags_show(struct smq_hw_ctx *hctx, char *page)

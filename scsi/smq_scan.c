@@ -733,10 +733,13 @@ void smq_scsi_rescan_device(struct smq_scsi_device *sdev)
 	mutex_unlock(&shost->scan_mutex);
 }
 
-/* The LUN @channel:@id:@lun of @shost with a reference on it, or NULL. */
-static struct smq_scsi_device *smq_sdev_get(struct smq_scsi_host *shost,
-					    unsigned int channel,
-					    unsigned int id, u64 lun)
+/*
+ * Call @fn (which takes scan_mutex itself) on the LUN @channel:@id:@lun of
+ * @shost, holding a reference on it; -ENODEV when there is none.
+ */
+static int smq_sdev_apply(struct smq_scsi_host *shost, unsigned int channel,
+			  unsigned int id, u64 lun,
+			  void (*fn)(struct smq_scsi_device *sdev))
 {
 	struct smq_scsi_device *sdev;
 
@@ -745,7 +748,11 @@ static struct smq_scsi_device *smq_sdev_get(struct smq_scsi_host *shost,
 	if (sdev)
 		get_device(&sdev->sdev_gendev);
 	mutex_unlock(&shost->scan_mutex);
-	return sdev;
+	if (!sdev)
+		return -ENODEV;
+	fn(sdev);
+	put_device(&sdev->sdev_gendev);
+	return 0;
 }
 
 /**
@@ -782,13 +789,7 @@ EXPORT_SYMBOL_GPL(smq_scsi_add_lun);
 int smq_scsi_remove_lun(struct smq_scsi_host *shost, unsigned int channel,
 			unsigned int id, u64 lun)
 {
-	struct smq_scsi_device *sdev = smq_sdev_get(shost, channel, id, lun);
-
-	if (!sdev)
-		return -ENODEV;
-	smq_scsi_remove_device(sdev);
-	put_device(&sdev->sdev_gendev);
-	return 0;
+	return smq_sdev_apply(shost, channel, id, lun, smq_scsi_remove_device);
 }
 EXPORT_SYMBOL_GPL(smq_scsi_remove_lun);
 
@@ -806,13 +807,7 @@ EXPORT_SYMBOL_GPL(smq_scsi_remove_lun);
 int smq_scsi_rescan_lun(struct smq_scsi_host *shost, unsigned int channel,
 			unsigned int id, u64 lun)
 {
-	struct smq_scsi_device *sdev = smq_sdev_get(shost, channel, id, lun);
-
-	if (!sdev)
-		return -ENODEV;
-	smq_scsi_rescan_device(sdev);
-	put_device(&sdev->sdev_gendev);
-	return 0;
+	return smq_sdev_apply(shost, channel, id, lun, smq_scsi_rescan_device);
 }
 EXPORT_SYMBOL_GPL(smq_scsi_rescan_lun);
 

@@ -139,6 +139,35 @@ smq_virtio_shost_to_host(struct smq_scsi_host *shost)
 	return smq_shost_priv(shost);
 }
 
+/**
+ * smq_virtio_vq_drain - take every used buffer off a virtqueue
+ * @v: the virtqueue; its lock held
+ * @irq: it raises interrupts: they are off while draining and re-armed
+ *	after, draining again if buffers came meanwhile
+ * @fn: called with each buffer's token and @arg, under the lock
+ * @arg: for @fn
+ *
+ * Stops at a broken virtqueue (device gone), whose buffers never come.
+ * Inline, so that @fn is a direct call in each of its users.
+ */
+static inline void smq_virtio_vq_drain(struct smq_virtio_vq *v, bool irq,
+				       void (*fn)(void *buf, void *arg),
+				       void *arg)
+{
+	unsigned int len;
+	void *buf;
+
+	lockdep_assert_held(&v->lock);
+	do {
+		if (irq)
+			virtqueue_disable_cb(v->vq);
+		while ((buf = virtqueue_get_buf(v->vq, &len)))
+			fn(buf, arg);
+		if (unlikely(virtqueue_is_broken(v->vq)))
+			break;
+	} while (irq && !virtqueue_enable_cb(v->vq));
+}
+
 /* smq_virtio_io.c */
 int smq_virtio_queuecommand(struct smq_scsi_host *shost,
 			    struct smq_scsi_cmnd *sc);

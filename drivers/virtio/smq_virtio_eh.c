@@ -18,6 +18,15 @@
 #include <linux/virtio_config.h>
 #include "smq_virtio.h"
 
+/* The device answered a TMF; ctrl_vq.lock held. */
+static void smq_virtio_tmf_answered(void *buf, void *arg)
+{
+	struct smq_virtio_tmf *tmf = buf;
+
+	tmf->in_device = false;
+	complete(&tmf->done);
+}
+
 /**
  * smq_virtio_ctrl_done - used-buffer callback of the control queue
  * @vq: the virtqueue (interrupt context)
@@ -26,20 +35,10 @@ void smq_virtio_ctrl_done(struct virtqueue *vq)
 {
 	struct smq_scsi_host *shost = vq->vdev->priv;
 	struct smq_virtio_host *vh = smq_virtio_shost_to_host(shost);
-	struct smq_virtio_tmf *tmf;
 	unsigned long flags;
-	unsigned int len;
 
 	spin_lock_irqsave(&vh->ctrl_vq.lock, flags);
-	do {
-		virtqueue_disable_cb(vq);
-		while ((tmf = virtqueue_get_buf(vq, &len))) {
-			tmf->in_device = false;
-			complete(&tmf->done);
-		}
-		if (unlikely(virtqueue_is_broken(vq)))
-			break;
-	} while (!virtqueue_enable_cb(vq));
+	smq_virtio_vq_drain(&vh->ctrl_vq, true, smq_virtio_tmf_answered, NULL);
 	spin_unlock_irqrestore(&vh->ctrl_vq.lock, flags);
 }
 

@@ -94,6 +94,15 @@ static void smq_virtio_event_work(struct work_struct *work)
 	smq_virtio_event_post(e);
 }
 
+/* The device filled event buffer @buf; event_vq.lock held. */
+static void smq_virtio_event_filled(void *buf, void *arg)
+{
+	struct smq_virtio_event *e = buf;
+
+	if (!e->vh->events_stopped)
+		queue_work(system_freezable_wq, &e->work);
+}
+
 /**
  * smq_virtio_event_done - used-buffer callback of the event queue
  * @vq: the virtqueue (interrupt context)
@@ -102,19 +111,10 @@ void smq_virtio_event_done(struct virtqueue *vq)
 {
 	struct smq_scsi_host *shost = vq->vdev->priv;
 	struct smq_virtio_host *vh = smq_virtio_shost_to_host(shost);
-	struct smq_virtio_event *e;
 	unsigned long flags;
-	unsigned int len;
 
 	spin_lock_irqsave(&vh->event_vq.lock, flags);
-	do {
-		virtqueue_disable_cb(vq);
-		while ((e = virtqueue_get_buf(vq, &len)))
-			if (!vh->events_stopped)
-				queue_work(system_freezable_wq, &e->work);
-		if (unlikely(virtqueue_is_broken(vq)))
-			break;
-	} while (!virtqueue_enable_cb(vq));
+	smq_virtio_vq_drain(&vh->event_vq, true, smq_virtio_event_filled, NULL);
 	spin_unlock_irqrestore(&vh->event_vq.lock, flags);
 }
 

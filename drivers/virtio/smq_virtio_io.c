@@ -121,6 +121,18 @@ static void smq_virtio_set_result(struct smq_virtio_host *vh,
 			smq_virtio_resp_name(resp->response));
 }
 
+/* A used command leaves the device and goes on the chain's tail @arg. */
+static void smq_virtio_reap_one(void *buf, void *arg)
+{
+	struct smq_virtio_cmd *c = buf, ***tail = arg;
+
+	c->in_device = false;
+	atomic_dec(&c->vlun->in_device);
+	c->next = NULL;
+	**tail = c;
+	*tail = &c->next;
+}
+
 /*
  * Take every used buffer off @rvq: they leave the device (in_device false,
  * under the lock) and are returned as a chain, oldest first.
@@ -128,23 +140,9 @@ static void smq_virtio_set_result(struct smq_virtio_host *vh,
 static struct smq_virtio_cmd *smq_virtio_reap(struct smq_virtio_vq *rvq,
 					      bool irq)
 {
-	struct smq_virtio_cmd *head = NULL, **tail = &head, *c;
-	unsigned int len;
+	struct smq_virtio_cmd *head = NULL, **tail = &head;
 
-	lockdep_assert_held(&rvq->lock);
-	do {
-		if (irq)
-			virtqueue_disable_cb(rvq->vq);
-		while ((c = virtqueue_get_buf(rvq->vq, &len))) {
-			c->in_device = false;
-			atomic_dec(&c->vlun->in_device);
-			c->next = NULL;
-			*tail = c;
-			tail = &c->next;
-		}
-		if (unlikely(virtqueue_is_broken(rvq->vq)))
-			break;
-	} while (irq && !virtqueue_enable_cb(rvq->vq));
+	smq_virtio_vq_drain(rvq, irq, smq_virtio_reap_one, &tail);
 	return head;
 }
 

@@ -95,7 +95,7 @@ else
 		h=$d/hctx$i
 		need_file "$h/state" "$h/tags" "$h/dispatch" "$h/busy" "$h/ctx_map" \
 			"$h/cpus" "$h/stats"
-		[ "$(cat "$h/cpus")" = "$(cat "/sys/block/$disk/mq/$i/cpu_list")" ] ||
+		[ "$(cpu_set "$(cat "$h/cpus")")" = "$(cpu_set "$(cat "/sys/block/$disk/mq/$i/cpu_list")")" ] ||
 			fail "$h/cpus '$(cat "$h/cpus")' != mq/$i/cpu_list"
 		grep -q "^nr_tags=$(cat "/sys/block/$disk/mq/$i/nr_tags")\$" "$h/tags" ||
 			{ cat "$h/tags"; fail "$h/tags: nr_tags differs from mq/$i/nr_tags"; }

@@ -55,8 +55,8 @@ apply() {
 	_want=$(printf '0: %s\n1: %s' "$1" "$2")
 	[ "$(cat "$m")" = "$_want" ] || { say "queue_map reads:"; cat "$m"; return 1; }
 	for _d in $disks; do
-		if [ "$(cat "/sys/block/$_d/mq/0/cpu_list")" != "$1" ] ||
-			[ "$(cat "/sys/block/$_d/mq/1/cpu_list")" != "$2" ]; then
+		if [ "$(cpu_set "$(cat "/sys/block/$_d/mq/0/cpu_list")")" != "$(cpu_set "$1")" ] ||
+			[ "$(cpu_set "$(cat "/sys/block/$_d/mq/1/cpu_list")")" != "$(cpu_set "$2")" ]; then
 			say "$_d: mq cpu_list $(cat "/sys/block/$_d/mq/"*/cpu_list | tr '\n' ' ')"
 			return 1
 		fi

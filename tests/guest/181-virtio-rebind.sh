@@ -68,18 +68,7 @@ while [ "$r" -le "$rounds" ]; do
 		sleep 2
 		kill -0 "$fpid" 2>/dev/null || { cat "$SMQ_TEST_TMP/load.out"; fail "fio load ended early"; }
 		vs_unbind "$VS_SMQ" || fail "unbind under fio failed"
-		# fio must see the disk go and end, not hang.
-		n=300
-		while kill -0 "$fpid" 2>/dev/null; do
-			n=$((n - 1))
-			[ "$n" -gt 0 ] || { kill -9 "$fpid"; fail "fio hung after the unbind"; }
-			sleep 0.1
-		done
-		if wait "$fpid"; then
-			say "fio ended without an error"
-		else
-			say "fio ended with an error, as expected"
-		fi
+		fio_must_end "$fpid" 30 "the unbind"
 		tail -n 5 "$SMQ_TEST_TMP/load.out"
 		vs_wait_gone 0 0 || fail "the disk stayed after unbind"
 		vs_bind "$VS_SMQ" smq_virtio || fail "rebind failed"

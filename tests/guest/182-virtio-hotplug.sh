@@ -69,13 +69,7 @@ for c in $ctrls; do
 	vs_wait_gone "$c" 5 30 || fail "hot-removed LUN 5 of vs$c is still there"
 	say "vs$c LUN 5: gone"
 done
-n=300
-while kill -0 "$fpid" 2>/dev/null; do
-	n=$((n - 1))
-	[ "$n" -gt 0 ] || { kill -9 "$fpid"; fail "fio hung after the hot remove"; }
-	sleep 0.1
-done
-wait "$fpid" || say "fio on the removed LUN ended with an error, as expected"
+fio_must_end "$fpid" 30 "the hot remove"
 tail -n 3 "$SMQ_TEST_TMP/load.out"
 
 wait "$bg"

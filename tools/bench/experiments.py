@@ -12,7 +12,8 @@ in the same boot."""
 
 import statistics
 
-from plan import Plan, ib_iser, null_blk, nullbio, nvme_rdma, scsi_debug, smq, smq_iser
+from plan import (Plan, ib_iser, null_blk, nullbio, nvme_rdma, scsi_debug, smq, smq_iser,
+                  smq_virtio, virtio_scsi)
 from report import cell, columns, grid, kiops, lat, ratio
 
 RANDREAD_1K = {"rw": "randread", "bs": "1k", "iodepth": 128, "norandommap": True}
@@ -1301,6 +1302,69 @@ class IserMq(Experiment):
                             for m, l, _ in self.MODES]}]
 
 
+# ---- issue 35: virtio-scsi, smq_virtio beside Linux's virtio_scsi ---------
+
+class Virtio(Experiment):
+    name = "virtio"
+    title = ("virtio-scsi: smq_virtio (mq none / mq-deadline, legacy) beside Linux's "
+             "virtio_scsi + sd on the same QEMU controller")
+    seed = "(issue 35: a real multi-queue device)"
+    about = ("One LUN on QEMU's virtio-scsi-pci (num_queues = vCPUs, a raw file, "
+             "cache=none, aio=threads), the same controller and image for every mode: "
+             "smq_virtio mq with none and mq-deadline, smq_virtio legacy, Linux's "
+             "virtio_scsi with none and with its default mq-deadline; fio 4k random "
+             "reads and writes, one job per vCPU, iodepth 32.  Under TCG the device "
+             "model (QEMU's emulation of the rings, the file I/O) costs most of each "
+             "command, so the stacks' differences are small next to it.")
+    RW = ["randread", "randwrite"]
+    JOBS = 2
+    QD = 32
+    MODES = [
+        ("smq mq", "smq_virtio mq, none", lambda: smq_virtio(sched="none")),
+        ("smq mq-dl", "smq_virtio mq, mq-deadline",
+         lambda: smq_virtio(sched="mq-deadline")),
+        ("smq legacy", "smq_virtio legacy, noop", lambda: smq_virtio(mq=False)),
+        ("linux", "virtio_scsi, none", lambda: virtio_scsi(sched="none")),
+        ("linux mq-dl", "virtio_scsi, mq-deadline (its default)",
+         lambda: virtio_scsi()),
+    ]
+    RATIOS = [("smq mq", "linux"), ("smq mq-dl", "linux mq-dl"),
+              ("smq legacy", "smq mq")]
+    quick_seconds, quick_reps = 2, 2
+
+    def build(self, ctx):
+        plan = Plan(vscsi="CTRLS=2")
+        for mode, _, cfg in self.MODES:
+            st = plan.setup(cfg())
+            for rw in self.RW:
+                plan.point(st, mode, {"rw": rw}, self.JOBS,
+                           {"rw": rw, "bs": "4k", "iodepth": self.QD, "norandommap": True},
+                           "%s %s 4k x %d jobs" % (mode, rw, self.JOBS))
+        return plan
+
+    def tables(self, r):
+        modes = [m for m, _, _ in self.MODES]
+        names = dict((m, l) for m, l, _ in self.MODES)
+        out = ["modes: " + ", ".join("%s = %s" % (m, names[m]) for m in modes) + "\n",
+               grid("one LUN, %d jobs, iodepth %d, 4k: KIOPS(CPU%%)" % (self.JOBS, self.QD),
+                    "", modes, self.RW, lambda m, w: cell(r, r.get(m, rw=w))),
+               grid("ratios (IOPS)", "", ["%s / %s" % pr for pr in self.RATIOS], self.RW,
+                    lambda pr, w: ratio(r.value(r.get(pr.split(" / ")[0], rw=w)),
+                                        r.value(r.get(pr.split(" / ")[1], rw=w)))),
+               columns("p99 latency (µs)", [""] + self.RW,
+                       [[m] + [lat(r, r.get(m, rw=w), "p99",
+                                   "read_lat_us" if w == "randread" else "write_lat_us")
+                               for w in self.RW] for m in modes]),
+               geometry(r, [(m, m) for m in modes])]
+        return "\n".join(out)
+
+    def panels(self, r):
+        return [{"kind": "bars", "title": "one LUN, %d jobs, iodepth %d, 4k" % (self.JOBS, self.QD),
+                 "ylabel": "KIOPS", "categories": self.RW,
+                 "series": [(l, bar_values(r, m, [{"rw": w} for w in self.RW]))
+                            for m, l, _ in self.MODES]}]
+
+
 # ---- issue 23: asynchronous SCSI passthrough -------------------------------
 
 class Passthrough(Experiment):
@@ -1445,4 +1509,4 @@ class Selftest(Experiment):
 EXPERIMENTS = {e.name: e for e in (Seed000Grid(), Seed002Bs(), Seed001SharedTags(),
                                    Seed004Rw(), Seed003Completion(), Latency(),
                                    LunRecovery(), IserGrid(), IserBs(), IserMq(),
-                                   Passthrough(), Selftest())}
+                                   Virtio(), Passthrough(), Selftest())}

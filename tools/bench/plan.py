@@ -88,10 +88,12 @@ class Point:
 
 
 class Plan:
-    def __init__(self):
+    def __init__(self, vscsi=""):
         self.setups = []
         self.points = []
         self.notes = []
+        # run.sh -V: the guest's virtio-scsi controllers and disks, if any
+        self.vscsi = vscsi
 
     def setup(self, stack_cfg, mem=False):
         stack, spec, disks, params, extras = stack_cfg
@@ -311,6 +313,26 @@ def ib_iser(targets=1, luns=1, sessions=1, qd=None, depth=None, sched=None):
     if depth:
         extras["depth"] = depth
     return ("ib_iser", _spec("ib_iser", v), targets * luns * sessions, params, extras)
+
+
+def smq_virtio(mq=True, sched=None):
+    """smq_virtio on virtio-scsi controller vs0 (QEMU, raw-file disk,
+    num_queues = vCPUs), the same controller the virtio_scsi setup uses."""
+    v = {"MQ": "Y" if mq else "N"}
+    if sched:
+        v["SCHED"] = sched
+    params = {"use_blk_mq": "Y" if mq else "N", "sched": sched}
+    extras = {"sched": sched} if sched else {}
+    return ("smq-mq" if mq else "smq-legacy", _spec("smq_virtio", v), 1, params, extras)
+
+
+def virtio_scsi(sched=None):
+    """Linux's virtio_scsi + sd on the same controller vs0 and image."""
+    v = {"SCHED": sched} if sched else {}
+    params = {"sched": sched or "mq-deadline (default)"}
+    extras = {"sched": sched} if sched else {}
+    return ("virtio_scsi", _spec("virtio_scsi", v) if v else "virtio_scsi", 1, params,
+            extras)
 
 
 def nvme_rdma(queues=1, qd=None, sched=None):

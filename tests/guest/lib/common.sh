@@ -114,5 +114,18 @@ cap_lines() {
 		}'
 }
 
+# cpu_set LIST: the CPUs of a CPU list in either form, ranges ("0-2,5",
+# queue_map, debugfs) or Linux's mq/<n>/cpu_list ("0, 1, 2, 5"), one
+# space-separated word each, in order.
+cpu_set() {
+	say "$1" | tr ',' '\n' | while read -r _cs; do
+		case $_cs in
+		*-*) seq "${_cs%-*}" "${_cs#*-}" ;;
+		'') ;;
+		*) say "$_cs" ;;
+		esac
+	done | tr '\n' ' '
+}
+
 # Older name of unload_modules, kept for targets that use it.
 modprobe_r() { unload_modules "$@"; }

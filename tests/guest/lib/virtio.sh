@@ -71,6 +71,50 @@ vs_wait_gone() {
 	done
 }
 
+# vs_linux_up [POLL-QUEUES]: load the transport and Linux's virtio_scsi + sd
+# (virtscsi_poll_queues=POLL-QUEUES if given), which bind every controller;
+# 77 without virtio_scsi or without controller vs0 (the test is skipped).
+vs_linux_up() {
+	modprobe virtio_pci 2>/dev/null
+	modprobe sd_mod || return 1
+	if [ -n "${1:-}" ]; then
+		modprobe virtio_scsi "virtscsi_poll_queues=$1" || return 77
+	else
+		modprobe virtio_scsi || return 77
+	fi
+	vs_virtio_of 0 >/dev/null || { say "no virtio-scsi controller vs0"; return 77; }
+}
+
+# vs_wait_luns C N: wait for LUNs 0..N-1 of controller vsC; sets DEVS (all)
+# and DEV (LUN 0).
+vs_wait_luns() {
+	DEVS=
+	_vl=0
+	while [ "$_vl" -lt "$2" ]; do
+		_vd=$(vs_wait_disk "$1" "$_vl") || { say "no disk for vs$1 LUN $_vl"; return 1; }
+		DEVS="$DEVS $_vd"
+		_vl=$((_vl + 1))
+	done
+	DEV=${DEVS# }
+	DEV=${DEV%% *}
+}
+
+# fio_must_end PID SECS WHAT: wait SECS for fio PID to end (its disk went
+# away: it must fail, not hang); fail the test otherwise.  Prints how.
+fio_must_end() {
+	_fe_n=$(($2 * 10))
+	while kill -0 "$1" 2>/dev/null; do
+		_fe_n=$((_fe_n - 1))
+		[ "$_fe_n" -gt 0 ] || { kill -9 "$1"; fail "fio hung after $3"; }
+		sleep 0.1
+	done
+	if wait "$1"; then
+		say "fio ended without an error after $3"
+	else
+		say "fio ended with an error after $3, as expected"
+	fi
+}
+
 # host_req WORDS...: ask the host (tools/vm/vscsi.py host); it is carried
 # out within about a second, asynchronously: wait for its effect.
 host_req() {

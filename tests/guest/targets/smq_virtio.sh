@@ -21,13 +21,8 @@
 . "$SMQ_GUEST_DIR/lib/virtio.sh"
 
 target_up() {
-	modprobe virtio_pci 2>/dev/null
-	modprobe sd_mod || return 1
-	_vt_opt=
-	[ -z "${TARGET_PEER_POLL_QUEUES:-}" ] || _vt_opt="virtscsi_poll_queues=$TARGET_PEER_POLL_QUEUES"
-	# shellcheck disable=SC2086 # the optional parameter
-	modprobe virtio_scsi $_vt_opt || return 77
-	VS_SMQ=$(vs_virtio_of 0) || { say "no virtio-scsi controller vs0"; return 77; }
+	vs_linux_up "${TARGET_PEER_POLL_QUEUES:-}" || return
+	VS_SMQ=$(vs_virtio_of 0)
 	VS_LINUX=$(vs_virtio_of 1) || VS_LINUX=
 	vs_wait_disk 0 0 >/dev/null || { say "Linux's virtio_scsi found no disk on vs0"; return 1; }
 	vs_unbind "$VS_SMQ" || return 1
@@ -36,15 +31,7 @@ target_up() {
 	say "modprobe smq_virtio poll_queues=${TARGET_POLL_QUEUES:-0} (binds $VS_SMQ)"
 	modprobe smq_virtio "poll_queues=${TARGET_POLL_QUEUES:-0}" || return 1
 	[ "$(vs_driver_of "$VS_SMQ")" = smq_virtio ] || { say "smq_virtio did not bind $VS_SMQ"; return 1; }
-	DEVS=
-	_vt_l=0
-	while [ "$_vt_l" -lt "${TARGET_VLUNS:-1}" ]; do
-		_vt_d=$(vs_wait_disk 0 "$_vt_l") || { say "no smq disk for vs0 LUN $_vt_l"; return 1; }
-		DEVS="$DEVS $_vt_d"
-		_vt_l=$((_vt_l + 1))
-	done
-	DEV=${DEVS# }
-	DEV=${DEV%% *}
+	vs_wait_luns 0 "${TARGET_VLUNS:-1}" || return 1
 	PEER_DEV=
 	[ -z "$VS_LINUX" ] || PEER_DEV=$(vs_wait_disk 1 0) || { say "no Linux disk on vs1"; return 1; }
 	# shellcheck disable=SC2086 # the disk list

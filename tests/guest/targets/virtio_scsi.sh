@@ -10,22 +10,8 @@
 . "$SMQ_GUEST_DIR/lib/virtio.sh"
 
 target_up() {
-	modprobe virtio_pci 2>/dev/null
-	modprobe sd_mod || return 1
-	_vl_opt=
-	[ -z "${TARGET_POLL_QUEUES:-}" ] || _vl_opt="virtscsi_poll_queues=$TARGET_POLL_QUEUES"
-	# shellcheck disable=SC2086 # the optional parameter
-	modprobe virtio_scsi $_vl_opt || return 77
-	vs_virtio_of 0 >/dev/null || { say "no virtio-scsi controller vs0"; return 77; }
-	DEVS=
-	_vl_l=0
-	while [ "$_vl_l" -lt "${TARGET_VLUNS:-1}" ]; do
-		_vl_d=$(vs_wait_disk 0 "$_vl_l") || { say "no disk for vs0 LUN $_vl_l"; return 1; }
-		DEVS="$DEVS $_vl_d"
-		_vl_l=$((_vl_l + 1))
-	done
-	DEV=${DEVS# }
-	DEV=${DEV%% *}
+	vs_linux_up "${TARGET_POLL_QUEUES:-}" || return
+	vs_wait_luns 0 "${TARGET_VLUNS:-1}" || return 1
 	if [ -n "${TARGET_SCHED:-}" ]; then
 		for _vl_d in $DEVS; do
 			say "$TARGET_SCHED" >"/sys/block/${_vl_d##*/}/queue/scheduler" || return 1
