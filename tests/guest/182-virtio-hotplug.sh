@@ -47,13 +47,17 @@ done
 new=$(vs_find_disk 0 5)
 FIO_VERIFY_JOBS=2 fio_write_verify "$new" || fail "fio write+verify failed on hot-added $new"
 
+# size_is DISK SECTORS: DISK's size is SECTORS now.
+size_is() {
+	[ "$(cat "/sys/block/${1##*/}/size")" = "$2" ]
+}
 size=$(cat "/sys/block/${new##*/}/size")
 for c in $ctrls; do
 	host_req qmp '{"execute":"block_resize","arguments":{"node-name":"vs'"$c"'-spare","size":'$((DEV_SIZE_BYTES * 2))'}}'
 done
 for c in $ctrls; do
 	d=$(vs_find_disk "$c" 5)
-	wait_until 30 test "$(cat "/sys/block/${d##*/}/size")" = $((size * 2)) ||
+	wait_until 30 size_is "$d" $((size * 2)) ||
 		fail "vs$c LUN 5 ($d): size $(cat "/sys/block/${d##*/}/size") after block_resize, want $((size * 2))"
 	say "vs$c LUN 5 ($d): grew to $((size * 2)) sectors"
 done
