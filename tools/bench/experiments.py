@@ -1312,7 +1312,8 @@ class Virtio(Experiment):
     about = ("One LUN on QEMU's virtio-scsi-pci (num_queues = vCPUs, a raw file, "
              "cache=none, aio=threads), the same controller and image for every mode: "
              "smq_virtio mq with none and mq-deadline, smq_virtio legacy, Linux's "
-             "virtio_scsi with none and with its default mq-deadline; fio 4k random "
+             "virtio_scsi with none and mq-deadline (its default is none with 2 "
+             "request queues); fio 4k random "
              "reads and writes, one job per vCPU, iodepth 32.  Under TCG the device "
              "model (QEMU's emulation of the rings, the file I/O) costs most of each "
              "command, so the stacks' differences are small next to it.")
@@ -1325,8 +1326,8 @@ class Virtio(Experiment):
          lambda: smq_virtio(sched="mq-deadline")),
         ("smq legacy", "smq_virtio legacy, noop", lambda: smq_virtio(mq=False)),
         ("linux", "virtio_scsi, none", lambda: virtio_scsi(sched="none")),
-        ("linux mq-dl", "virtio_scsi, mq-deadline (its default)",
-         lambda: virtio_scsi()),
+        ("linux mq-dl", "virtio_scsi, mq-deadline",
+         lambda: virtio_scsi(sched="mq-deadline")),
     ]
     RATIOS = [("smq mq", "linux"), ("smq mq-dl", "linux mq-dl"),
               ("smq legacy", "smq mq")]

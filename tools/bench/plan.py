@@ -329,7 +329,7 @@ def smq_virtio(mq=True, sched=None):
 def virtio_scsi(sched=None):
     """Linux's virtio_scsi + sd on the same controller vs0 and image."""
     v = {"SCHED": sched} if sched else {}
-    params = {"sched": sched or "mq-deadline (default)"}
+    params = {"sched": sched or "default"}
     extras = {"sched": sched} if sched else {}
     return ("virtio_scsi", _spec("virtio_scsi", v) if v else "virtio_scsi", 1, params,
             extras)
