@@ -48,6 +48,7 @@ new=$(vs_find_disk 0 5)
 FIO_VERIFY_JOBS=2 fio_write_verify "$new" || fail "fio write+verify failed on hot-added $new"
 
 # size_is DISK SECTORS: DISK's size is SECTORS now.
+# shellcheck disable=SC2317 # called through wait_until
 size_is() {
 	[ "$(cat "/sys/block/${1##*/}/size")" = "$2" ]
 }
