@@ -22,12 +22,15 @@
 #   -g PORT     QEMU's gdbstub on 127.0.0.1:PORT (the bench's --profile)
 #   -q          do not stream the console here (it is still logged)
 #   -V SPEC     virtio-scsi controllers and disks (tools/vm/vscsi.py: CTRLS,
-#               VQUEUES, VLUNS, VSIZE_MB, NBD, NBD_FUA) and a QMP socket; the
+#               VQUEUES, VLUNS, VSIZE_MB, NBD, NBD_FUA, KEEP) and a QMP socket; the
 #               guest's "SMQ-HOST ..." control lines are carried out by
 #               vscsi.py (log: host.log in the output directory)
+#   -I DIR      copy DIR's files into the guest's /smq/in/
 #
 # Exit status: COMMAND's; 124 if the guest hit the time limit; 125 if it
-# stopped without reporting a status (panic, crash); 2 for usage errors.
+# stopped without reporting a status (panic, crash); 2 for usage errors;
+# 0 when the guest asked for a power cut (SMQ-HOST power-cut) and got it
+# ("power cut" is logged; the acknowledgements are in output.txt).
 set -euo pipefail
 # shellcheck source=tools/lib/smq.sh
 . "$(dirname "$0")/../lib/smq.sh"
@@ -37,14 +40,15 @@ SHIP_DIRS=(tests/guest tools/vm/guest tools/bench)
 # tests' helper and the passthrough tool (tools/ptio).
 HELPER_SRC=tests/guest/helpers/smq-helper.c
 PTIO_SRC=tools/ptio/smq-ptio.c
+PLW_SRC=tools/powerloss/smq-plw.c
 BASE_APPEND="console=ttyS0 quiet panic=-1 log_buf_len=8M"
 
-usage() { sed -n '4,27s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+usage() { sed -n '4,33s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 
 spec="$SMQ_DEFAULT_KVER" cpus=2 mem=2048 limit=900 out="" script="" mods=""
-append="" quiet=0 gdb=() vspec=""
+append="" quiet=0 gdb=() vspec="" indir=""
 envs=()
-while getopts ":k:c:m:t:o:s:e:M:a:g:V:qh" opt; do
+while getopts ":k:c:m:t:o:s:e:M:a:g:V:I:qh" opt; do
 	case "$opt" in
 	k) spec="$OPTARG" ;;
 	c) cpus="$OPTARG" ;;
@@ -58,6 +62,7 @@ while getopts ":k:c:m:t:o:s:e:M:a:g:V:qh" opt; do
 	g) gdb=(-gdb "tcp:127.0.0.1:$OPTARG") ;;
 	q) quiet=1 ;;
 	V) vspec="$OPTARG" ;;
+	I) indir="$OPTARG" ;;
 	*) usage ;;
 	esac
 done
@@ -106,6 +111,13 @@ make_overlay() {
 	cc -static -O2 -pthread -Wall -Wextra -Werror -o "$work/smq-ptio" "$SMQ_TREE/$PTIO_SRC" ||
 		smq_die "cannot compile $PTIO_SRC (needs a static libc: libc6-dev)"
 	install -m 755 "$work/smq-ptio" "$root/smq/bin/smq-ptio"
+	cc -static -O2 -pthread -Wall -Wextra -Werror -o "$work/smq-plw" "$SMQ_TREE/$PLW_SRC" ||
+		smq_die "cannot compile $PLW_SRC (needs a static libc: libc6-dev)"
+	install -m 755 "$work/smq-plw" "$root/smq/bin/smq-plw"
+	if [[ -n "$indir" ]]; then
+		mkdir -p "$root/smq/in"
+		cp -r "$indir/." "$root/smq/in/"
+	fi
 	if [[ -n "$script" ]]; then
 		cp "$script" "$root/smq/cmd"
 	else
@@ -158,7 +170,7 @@ boot() {
 		-nographic -no-reboot -nodefaults -bios qboot.rom \
 		-chardev "$con" -serial chardev:con \
 		-chardev "file,id=ctl,path=$out/ctl.log" -serial chardev:ctl \
-		"${vdev[@]}" "${gdb[@]}" </dev/null &
+		-pidfile "$work/qemu.pid" "${vdev[@]}" "${gdb[@]}" </dev/null &
 	qpid=$!
 	# Wait; once the command has ended, give the guest SHIP_GRACE seconds.
 	local ended=""
@@ -199,6 +211,10 @@ boot
 elapsed=$((SECONDS - start))
 booted=0 status="" cmd_status=""
 collect
+if [[ -e "$work/power-cut" ]]; then
+	smq_log "power cut, as the guest asked (${elapsed}s; acknowledgements in $out/output.txt)"
+	exit 0
+fi
 if [[ -n "$status" ]]; then
 	smq_log "guest exit status $status (${elapsed}s)"
 	exit "$status"

@@ -23,6 +23,9 @@ SPEC: comma-separated VAR=VALUE (the target spec's variables):
            until a flush, like a disk's volatile cache)
   NBD_FUA  discard: add nbdkit's fua filter with fuamode=discard (flushes and
            FUA are dropped: the power-loss harness's negative control)
+  KEEP     a directory: the disks' images live there and are kept (created
+           only when missing), so that a later boot finds what the last one
+           left on them (the power-loss harness, tools/powerloss/)
 Each disk has serial vsC-lL (VPD page 0x80), so the guest can tell them apart;
 its QEMU device id is vsC-lL, its drive vsC-lL-d.  WORK/vsC-spare.raw (same
 size) is there for a LUN hot-added through QMP; QMP's "@WORK@" in a request
@@ -35,6 +38,9 @@ Guest requests (tests/guest/lib/virtio.sh's host_req):
   pause C L / resume C L        nbdkit's pause filter: requests of disk C:L
                                 hang until resumed
   kill-nbd                      kill -9 every nbdkit (power loss of the disks)
+  power-cut                     kill -9 every nbdkit, then QEMU (WORK/qemu.pid):
+                                the power loss of the whole machine; leaves
+                                WORK/power-cut for run.sh
 """
 import json
 import os
@@ -47,7 +53,7 @@ import time
 
 def parse_spec(spec):
     cfg = {"CTRLS": "2", "VQUEUES": "", "VLUNS": "1", "VSIZE_MB": "256",
-           "NBD": "0", "NBD_FUA": ""}
+           "NBD": "0", "NBD_FUA": "", "KEEP": ""}
     for kv in filter(None, spec.split(",")):
         if "=" not in kv:
             sys.exit(f"vscsi.py: bad spec item '{kv}'")
@@ -91,9 +97,10 @@ def setup(work, spec, cpus):
                  f"addr=0x{0x10 + c:x}"]
         for lun in range(int(cfg["VLUNS"])):
             name = disk_name(c, lun)
-            img = os.path.join(work, f"{name}.raw")
-            with open(img, "wb") as f:
-                f.truncate(int(cfg["VSIZE_MB"]) << 20)
+            img = os.path.join(cfg["KEEP"] or work, f"{name}.raw")
+            if not (cfg["KEEP"] and os.path.exists(img)):
+                with open(img, "wb") as f:
+                    f.truncate(int(cfg["VSIZE_MB"]) << 20)
             if cfg["NBD"] == "1":
                 sock = start_nbd(work, c, lun, img, cfg["NBD_FUA"])
                 drive = f"file=nbd:unix:{sock},format=raw"
@@ -152,6 +159,17 @@ def kill_nbd(work):
     return n
 
 
+def power_cut(work):
+    n = kill_nbd(work)
+    open(os.path.join(work, "power-cut"), "w").close()
+    try:
+        with open(os.path.join(work, "qemu.pid")) as p:
+            os.kill(int(p.read()), signal.SIGKILL)
+    except (OSError, ValueError) as e:
+        return f"killed {n} nbdkit, QEMU: {e}"
+    return f"killed {n} nbdkit and QEMU"
+
+
 def host(work, words):
     verb = words[0] if words else ""
     if verb == "qmp":
@@ -169,6 +187,8 @@ def host(work, words):
                      "p" if verb == "pause" else "r")
     if verb == "kill-nbd":
         return f"killed {kill_nbd(work)}"
+    if verb == "power-cut":
+        return power_cut(work)
     return f"unknown request {' '.join(words)!r}"
 
 
