@@ -16,6 +16,8 @@
 #                           6.12 kernel built from linux-source-6.12 (cached)
 #   make bench              the main job: an experiment (BENCH=..., default seed 000's
 #                           grid, quick) on smq and the kernel's stack in one guest
+#   make powerloss          the power-loss harness's longer lane: CUTS=50 power cuts
+#                           over smq's 8 configurations beside Linux (tools/powerloss/)
 #   make guest-test         only the guest suite (SUITE=check|smoke, KVER=...)
 #   make harness-check      prove the guest bench (status, timeout, panic, gate)
 #   make lint               kernel-style gates (tools/lint.sh): checkpatch, kernel-doc,
@@ -28,13 +30,14 @@
 KVER ?= 6.12
 SUITE ?= check
 GATES ?=
+CUTS ?= 50
 BENCH ?= seed000-grid --quick
 TOOLS := tools
 
 # Not exported to Kbuild: it has its own meaning of these.
-unexport KVER SUITE BENCH GATES
+unexport KVER SUITE BENCH GATES CUTS
 
-.PHONY: all modules all-kernels unit install uninstall check check-debug bench guest-test \
+.PHONY: all modules all-kernels unit install uninstall check check-debug bench powerloss guest-test \
 	harness-check lint clean distclean help
 
 all: modules
@@ -64,6 +67,9 @@ check-debug:
 bench:
 	+@$(TOOLS)/bench/bench $(BENCH) -k $(KVER)
 
+powerloss: modules
+	+@$(TOOLS)/powerloss/powerloss.py -n $(CUTS) -k $(KVER)
+
 guest-test: modules
 	@$(TOOLS)/vm/run-suite.sh -k $(KVER) $(SUITE)
 
@@ -80,4 +86,4 @@ distclean: clean
 	rm -rf results
 
 help:
-	@sed -n '3,26s/^# \{0,1\}//p' Makefile
+	@sed -n '3,28s/^# \{0,1\}//p' Makefile

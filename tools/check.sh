@@ -13,6 +13,10 @@
 #             guest boot per suite line)
 #   bench     tools/bench/bench-check.sh: a two-point bench run on 6.12 (smq mq
 #             and scsi_debug), its JSON, table, plot and compare checked
+#   powerloss tools/powerloss/powerloss.py: 2 power cuts on 6.12 (smq mq
+#             mq-deadline write back, smq legacy noop write through, Linux's
+#             virtio_scsi beside it), nothing acknowledged may be lost; and
+#             its negative control (flushes and FUA dropped) must lose
 #   build     all modules for the other kernel (6.1)
 #   smoke     tests/guest/suites/smoke on 6.1
 # check.sh --debug (make check-debug): the debug-kernel lane instead:
@@ -154,6 +158,10 @@ main() {
 	counted harness-check "$SMQ_TOOLS/vm/harness-check.sh" "$rel"
 	guest_suite "guest-$MAIN_KVER" "$rel" check "$mods"
 	counted bench-check "$SMQ_TOOLS/bench/bench-check.sh" "$rel" "$mods" "$out/bench-check"
+	one_test powerloss "$SMQ_TOOLS/powerloss/powerloss.py" -n 2 -k "$rel" -M "$mods" \
+		--configs Y:mq-deadline:1,N:none:0 --delay 2,5 -o "$out/powerloss"
+	one_test powerloss-negative "$SMQ_TOOLS/powerloss/powerloss.py" -n 1 -k "$rel" \
+		-M "$mods" --negative --configs Y:none:1 --delay 2,4 -o "$out/powerloss-negative"
 
 	rel="$("$SMQ_TOOLS/build/kver.sh" "$OTHER_KVER")"
 	build_for "build-$OTHER_KVER" "$rel"
