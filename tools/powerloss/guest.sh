@@ -82,9 +82,12 @@ prepare() {
 		else
 			say "$_pr_sched" >"/sys/block/$_pr_b/queue/scheduler" || fail "scheduler $_pr_sched"
 		fi
-		[ "$PL_WCE" = 1 ] || say "write through" >"/sys/block/$_pr_b/cache_type" ||
+		# smq's disk has it in its block directory, sd in its scsi_disk.
+		_pr_ct=/sys/block/$_pr_b/cache_type
+		[ "$1" = 0 ] || _pr_ct=$(echo "/sys/block/$_pr_b/device/scsi_disk/"*/cache_type)
+		[ "$PL_WCE" = 1 ] || say "write through" >"$_pr_ct" ||
 			fail "cache_type write through on $_pr_b"
-		say "vs$1 $_pr_k: $_pr_d, cache_type $(cat "/sys/block/$_pr_b/cache_type")"
+		say "vs$1 $_pr_k: $_pr_d, cache_type $(cat "$_pr_ct")"
 		case $_pr_k in
 		ext4) mkfs.ext4 -q -F "$_pr_d" || fail "mkfs.ext4" ;;
 		xfs) mkfs.xfs -q -f "$_pr_d" || fail "mkfs.xfs" ;;

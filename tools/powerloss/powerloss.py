@@ -79,6 +79,15 @@ def boot(args, n, cfg, indir, outdir, check_only):
             cut = "killed" in f.read() and not check_only
     except OSError:
         pass
+    try:
+        with open(os.path.join(outdir, "console.log"), errors="replace") as f:
+            oops = re.search(r"(WARNING:|BUG:|Oops|soft lockup|hung_task|blocked for more)",
+                             f.read())
+    except OSError:
+        oops = None
+    if oops:
+        print(f"boot {n}: kernel reported '{oops.group(1)}' (console.log)")
+        rc = rc or 1
     what = "check" if check_only else f"cut after {delay:.1f}s"
     print(f"boot {n}: {cfg} {what}: status {rc}, {time.time() - t0:.0f}s", flush=True)
     return rc, cut, lines
