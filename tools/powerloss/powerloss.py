@@ -93,6 +93,12 @@ def boot(args, n, cfg, indir, outdir, check_only):
     return rc, cut, lines
 
 
+def entry(stats, ctrl, cfg, kind):
+    """The counters of workload KIND on controller CTRL's stack under CFG."""
+    return stats.setdefault(stack_key(ctrl, cfg), {}).setdefault(
+        kind, {"cuts": 0, "checked": 0, "lost": 0, "torn": 0, "fsck": 0})
+
+
 def tally(stats, prev_cfg, lines):
     """Adds a boot's PLCHECK/PLFSCK lines (about the previous cut)."""
     bad = {}
@@ -100,9 +106,8 @@ def tally(stats, prev_cfg, lines):
         m = re.match(r"PLCHECK (vs\d)-(\S+) checked (\d+) lost (\d+) torn (\d+)", ln)
         f = re.match(r"PLFSCK (vs\d)-(\S+) (\S+)", ln)
         if m:
-            ctrl, kind = m.group(1), m.group(2)
-            s = stats.setdefault(stack_key(ctrl, prev_cfg), {}).setdefault(
-                kind, {"cuts": 0, "checked": 0, "lost": 0, "torn": 0, "fsck": 0})
+            ctrl = m.group(1)
+            s = entry(stats, ctrl, prev_cfg, m.group(2))
             s["cuts"] += 1
             s["checked"] += int(m.group(3))
             s["lost"] += int(m.group(4))
@@ -110,9 +115,8 @@ def tally(stats, prev_cfg, lines):
             if int(m.group(4)) or int(m.group(5)):
                 bad[ctrl] = True
         elif f and f.group(3) != "ok":
-            ctrl, kind = f.group(1), f.group(2)
-            s = stats.setdefault(stack_key(ctrl, prev_cfg), {}).setdefault(
-                kind, {"cuts": 0, "checked": 0, "lost": 0, "torn": 0, "fsck": 0})
+            ctrl = f.group(1)
+            s = entry(stats, ctrl, prev_cfg, f.group(2))
             s["fsck"] += 1
             if f.group(3) != "fail":
                 s["cuts"] += 1  # no PLCHECK line will follow

@@ -92,6 +92,16 @@ trap 'smq_log "interrupted"; exit 130' INT TERM
 
 sq() { printf "'%s'" "${1//\'/\'\\\'\'}"; } # quote for sh
 
+# guest_program SRC ROOT [CFLAGS...]: compile SRC (cc -static) into ROOT/smq/bin/.
+guest_program() {
+	local src="$1" root="$2" name
+	shift 2
+	name="$(basename "$src" .c)"
+	cc -static -O2 "$@" -Wall -Wextra -Werror -o "$work/$name" "$SMQ_TREE/$src" ||
+		smq_die "cannot compile $src (needs a static libc: libc6-dev)"
+	install -m 755 "$work/$name" "$root/smq/bin/$name"
+}
+
 # The per-boot archive: /init, /smq (command, env, guest-side tree) and smq's
 # modules. The kernel unpacks it over the base image.
 make_overlay() {
@@ -103,17 +113,11 @@ make_overlay() {
 		mkdir -p "$root/smq/$d"
 		cp -r "$SMQ_TREE/$d/." "$root/smq/$d/"
 	done
-	# The guest tests' static helper program, built for this boot.
+	# The guest's static programs, built for this boot.
 	mkdir -p "$root/smq/bin"
-	cc -static -O2 -Wall -Wextra -Werror -o "$work/smq-helper" "$SMQ_TREE/$HELPER_SRC" ||
-		smq_die "cannot compile $HELPER_SRC (needs a static libc: libc6-dev)"
-	install -m 755 "$work/smq-helper" "$root/smq/bin/smq-helper"
-	cc -static -O2 -pthread -Wall -Wextra -Werror -o "$work/smq-ptio" "$SMQ_TREE/$PTIO_SRC" ||
-		smq_die "cannot compile $PTIO_SRC (needs a static libc: libc6-dev)"
-	install -m 755 "$work/smq-ptio" "$root/smq/bin/smq-ptio"
-	cc -static -O2 -pthread -Wall -Wextra -Werror -o "$work/smq-plw" "$SMQ_TREE/$PLW_SRC" ||
-		smq_die "cannot compile $PLW_SRC (needs a static libc: libc6-dev)"
-	install -m 755 "$work/smq-plw" "$root/smq/bin/smq-plw"
+	guest_program "$HELPER_SRC" "$root"
+	guest_program "$PTIO_SRC" "$root" -pthread
+	guest_program "$PLW_SRC" "$root" -pthread
 	if [[ -n "$indir" ]]; then
 		mkdir -p "$root/smq/in"
 		cp -r "$indir/." "$root/smq/in/"
