@@ -13,9 +13,10 @@
 #   2. Unless PL_CHECK_ONLY=1: bind vs0 to smq_virtio (use_blk_mq=PL_MQ),
 #      select PL_SCHED on both controllers' disks, cache_type "write through"
 #      on all of them if PL_WCE=0, new file systems, start the 8 workloads,
-#      and after PL_DELAY seconds ask the host for the power cut.
+#      and after PL_DELAY seconds send the dmesg gate (PLDMESG) and ask the
+#      host for the power cut.  A check-only boot ends with the dmesg gate.
 # Lines for the host (SMQ-OUT): PLCFG, PLRUN, PLACK (smq-plw), PLCHECK,
-# PLFSCK TAG ok|fail|nomount.
+# PLFSCK TAG ok|fail|nomount, PLDMESG ok|bad LINE.
 SMQ_GUEST_DIR=/smq/tests/guest
 # shellcheck source=lib/common.sh
 . "$SMQ_GUEST_DIR/lib/common.sh"
@@ -23,6 +24,8 @@ SMQ_GUEST_DIR=/smq/tests/guest
 . "$SMQ_GUEST_DIR/lib/virtio.sh"
 # shellcheck source=lib/target.sh
 . "$SMQ_GUEST_DIR/lib/target.sh"
+# shellcheck source=lib/dmesg.sh
+. "$SMQ_GUEST_DIR/lib/dmesg.sh"
 
 out() { printf 'SMQ-OUT %s\n' "$*" >"$SMQ_CTL"; }
 KINDS="fua flush ext4 xfs"
@@ -95,6 +98,17 @@ prepare() {
 	done
 }
 
+# dmesg_gate: tell the host whether the kernel reported a problem in this
+# boot (the workload boot is killed, so this is its only dmesg check).
+dmesg_gate() {
+	dmesg >/tmp/pl-dmesg
+	if dmesg_bad /tmp/pl-dmesg >/tmp/pl-bad; then
+		out "PLDMESG bad $(head -n 1 /tmp/pl-bad)"
+	else
+		out "PLDMESG ok"
+	fi
+}
+
 start_workloads() { # C
 	for _sw_k in $KINDS; do
 		_sw_d=$(vs_find_disk "$1" "$(lun_of "$_sw_k")")
@@ -116,7 +130,10 @@ vs_linux_up "" || fail "no virtio-scsi"
 vs_wait_luns 0 4 || fail "no disks on vs0"
 vs_wait_luns 1 4 || fail "no disks on vs1"
 [ ! -f /smq/in/acks ] || check_all
-[ "${PL_CHECK_ONLY:-0}" = 1 ] && exit 0
+if [ "${PL_CHECK_ONLY:-0}" = 1 ]; then
+	dmesg_gate
+	exit 0
+fi
 
 vs=$(vs_virtio_of 0)
 vs_unbind "$vs" || fail "unbind $vs"
@@ -131,6 +148,7 @@ out "PLCFG mq=$PL_MQ sched=$PL_SCHED wce=$PL_WCE delay=$PL_DELAY run=$PL_RUN"
 start_workloads 0
 start_workloads 1
 sleep "$PL_DELAY"
+dmesg_gate
 host_req power-cut
 sleep 60
 fail "no power cut within 60 s"

@@ -66,13 +66,15 @@ def boot(args, n, cfg, indir, outdir, check_only):
     if args.mods:
         cmd += ["-M", args.mods]
     t0 = time.time()
-    rc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT).returncode
-    lines = []
-    try:
-        with open(os.path.join(outdir, "output.txt"), errors="replace") as f:
-            lines = [ln.rstrip("\n") for ln in f]
-    except OSError:
-        pass
+    rc, lines = run_boot(cmd, outdir)
+    if rc != 0 and tcg_broke(outdir) and not any(ln.startswith("PLRUN") for ln in lines):
+        # The emulated CPU went wrong before any workload ran: nothing was
+        # acknowledged and nothing cut, so the same boot is run once more.
+        shutil.rmtree(outdir + ".tcg-trap", ignore_errors=True)
+        os.rename(outdir, outdir + ".tcg-trap")
+        print(f"boot {n}: RETRY guest: TCG broke before the workloads "
+              f"({outdir}.tcg-trap)", flush=True)
+        rc, lines = run_boot(cmd, outdir)
     cut = False
     try:
         with open(os.path.join(outdir, "host.log")) as f:
@@ -88,9 +90,33 @@ def boot(args, n, cfg, indir, outdir, check_only):
     if oops:
         print(f"boot {n}: kernel reported '{oops.group(1)}' (console.log)")
         rc = rc or 1
+    for ln in lines:
+        if ln.startswith("PLDMESG bad"):
+            print(f"boot {n}: dmesg gate: {ln[len('PLDMESG bad '):]}")
+            rc = rc or 1
     what = "check" if check_only else f"cut after {delay:.1f}s"
     print(f"boot {n}: {cfg} {what}: status {rc}, {time.time() - t0:.0f}s", flush=True)
     return rc, cut, lines
+
+
+def run_boot(cmd, outdir):
+    """Runs one guest boot; its status and its SMQ-OUT lines."""
+    rc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT).returncode
+    try:
+        with open(os.path.join(outdir, "output.txt"), errors="replace") as f:
+            return rc, [ln.rstrip("\n") for ln in f]
+    except OSError:
+        return rc, []
+
+
+def tcg_broke(outdir):
+    """True (and says why) if the boot's console shows QEMU's TCG broke."""
+    r = subprocess.run([os.path.join(TREE, "tools/vm/tcg-broke.sh"),
+                        os.path.join(outdir, "console.log")],
+                       capture_output=True, text=True)
+    if r.returncode == 0:
+        print(f"powerloss: {r.stdout.strip()}")
+    return r.returncode == 0
 
 
 def entry(stats, ctrl, cfg, kind):
@@ -172,7 +198,8 @@ def main():
             for ctrl in tally(stats, prev, lines):
                 cuts_bad[ctrl] += 1
         if n < args.n and (rc != 0 or not cut):
-            failures.append(f"boot {n}: no power cut (status {rc}; {outdir})")
+            why = f"failed (status {rc})" if rc != 0 else "no power cut"
+            failures.append(f"boot {n}: {why}; {outdir}")
             break
         if n == args.n and rc != 0:
             failures.append(f"boot {n}: check boot failed (status {rc}; {outdir})")

@@ -11,7 +11,9 @@
 #   no-boot  run-suite.sh boots a suite line whose kernel dies before the
 #            guest's init once more, and still counts it as a failure;
 #   tcg-broke  tools/vm/tcg-broke.sh (run-suite.sh and the bench boot such a
-#            guest again) tells emulator faults from the guest's own Oopses.
+#            guest again) tells emulator faults from the guest's own Oopses;
+#   powerloss  tools/powerloss/selfcheck.py: powerloss.py's verdict on faked
+#            boots (TCG retry, Oops, dmesg gate), no guest.
 # harness-check.sh --debug RELEASE: the debug lane's own gate on the debug kernel
 # (two boots): a leak on purpose (the kernel's kmemleak sample module) must
 # make the runner report "FAIL kmemleak", and a use after free on purpose
@@ -136,6 +138,11 @@ RSP: 0018:ffffb3c0c04b3d10 EFLAGS: 00010246" || ok=0
 tcg_case 1 bug "kernel BUG at block/smq_tag.c:100!
 RSP: 0018:ffffb3c0c04b3d10 EFLAGS: 00000282" || ok=0
 verdict "$ok" tcg-broke "emulator faults told from the guest's (3 + 2 consoles)"
+
+ok=1
+"$SMQ_TOOLS/powerloss/selfcheck.py" "$out/powerloss" >"$out/powerloss.log" 2>&1 || ok=0
+verdict "$ok" powerloss "powerloss.py reboots a TCG trap before the workloads only," \
+	"fails Oopses and the dmesg gate ($(tail -n 1 "$out/powerloss.log"))"
 
 echo "$passed passed, $failed failed"
 ((failed == 0))
