@@ -29,7 +29,7 @@ target_up() {
 	iser_wire_up || return 1
 	lio_iser_up "$_ii_n" "$_ii_m" "$_ii_mode" "$_ii_mb" "${TARGET_CMDSN:-128}" || return 1
 	iscsi_peer_up || return 1
-	iscsi_peer_login "${TARGET_QD:-128}" "${TARGET_SESSIONS:-1}" || return 1
+	iscsi_peer_login "${TARGET_QD:-128}" "${TARGET_SESSIONS:-1}" "$_ii_n" || return 1
 	_ii_want=$((_ii_n * _ii_m * ${TARGET_SESSIONS:-1}))
 	_ii_t=300
 	until iser_target_devs "$_ii_n" iscsi_target_disks &&
