@@ -330,13 +330,22 @@ void smq_scsi_free_sgl(struct smq_scsi_cmnd *cmd)
 	cmd->sgl = cmd->inline_sgl;
 }
 
-static blk_status_t smq_state_check(struct smq_scsi_device *sdev)
+/*
+ * Whether @rq may go to @sdev in its state.  A LUN being removed (CANCEL)
+ * takes only the midlayer's and users' passthrough commands (the
+ * SYNCHRONIZE CACHE of the disk's removal): its disk's reads and writes
+ * fail at once with BLK_STS_OFFLINE (ENODEV), as Linux's SCSI does in
+ * SDEV_CANCEL, instead of feeding a device whose host is going away.
+ */
+static blk_status_t smq_state_check(struct smq_scsi_device *sdev,
+				    struct smq_request *rq)
 {
 	switch (READ_ONCE(sdev->sdev_state)) {
 	case SMQ_SDEV_RUNNING:
 	case SMQ_SDEV_CREATED:
-	case SMQ_SDEV_CANCEL:
 		return BLK_STS_OK;
+	case SMQ_SDEV_CANCEL:
+		return smq_rq_is_passthrough(rq) ? BLK_STS_OK : BLK_STS_OFFLINE;
 	case SMQ_SDEV_BLOCK:
 		return BLK_STS_RESOURCE;
 	case SMQ_SDEV_OFFLINE:
@@ -401,7 +410,7 @@ static blk_status_t smq_scsi_queue_rq(struct smq_request *rq, bool last)
 	blk_status_t ret;
 	int rtn;
 
-	ret = smq_state_check(sdev);
+	ret = smq_state_check(sdev, rq);
 	if (unlikely(ret != BLK_STS_OK))
 		goto out_fail;
 	/*

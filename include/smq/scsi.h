@@ -379,7 +379,7 @@ enum smq_sdev_state {
 	SMQ_SDEV_BLOCK,
 	SMQ_SDEV_OFFLINE,
 	SMQ_SDEV_DEL,
-	SMQ_SDEV_CANCEL,	/* removal started: I/O still accepted to drain */
+	SMQ_SDEV_CANCEL,	/* removal started: passthrough only, disk I/O fails */
 };
 
 /**
