@@ -46,8 +46,14 @@ target_up() {
 	export DEV DEVS PEER_DEV VS_SMQ VS_LINUX DEV_SIZE_BYTES DEV_LBS DEV_SCSI
 }
 
+# Back to the boot's state: Linux's virtio_scsi unloaded, or, where it is
+# built in (the debug kernel), bound to vs0 again.
 target_down() {
-	unload_modules smq_virtio
-	smq_core_down
-	unload_modules virtio_scsi
+	unload_modules smq_virtio || return 1
+	smq_core_down || return 1
+	if [ -e /sys/module/virtio_scsi/initstate ]; then
+		unload_modules virtio_scsi
+	elif [ -n "${VS_SMQ:-}" ] && [ -z "$(vs_driver_of "$VS_SMQ")" ]; then
+		vs_bind "$VS_SMQ" virtio_scsi
+	fi
 }
