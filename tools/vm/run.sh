@@ -93,13 +93,21 @@ trap 'smq_log "interrupted"; exit 130' INT TERM
 sq() { printf "'%s'" "${1//\'/\'\\\'\'}"; } # quote for sh
 
 # guest_program SRC ROOT [CFLAGS...]: compile SRC (cc -static) into ROOT/smq/bin/.
+# The binary is kept in $SMQ_CACHE/guest-bin/, keyed by the source, the flags
+# and the compiler, so a boot compiles only what changed.
 guest_program() {
-	local src="$1" root="$2" name
+	local src="$1" root="$2" name key bin
 	shift 2
 	name="$(basename "$src" .c)"
-	cc -static -O2 "$@" -Wall -Wextra -Werror -o "$work/$name" "$SMQ_TREE/$src" ||
-		smq_die "cannot compile $src (needs a static libc: libc6-dev)"
-	install -m 755 "$work/$name" "$root/smq/bin/$name"
+	key="$({ cat "$SMQ_TREE/$src"; echo "$*"; cc --version; } | sha256sum | cut -c1-16)"
+	bin="$SMQ_CACHE/guest-bin/$name-$key"
+	if [[ ! -x "$bin" ]]; then
+		mkdir -p "$SMQ_CACHE/guest-bin"
+		cc -static -O2 "$@" -Wall -Wextra -Werror -o "$work/$name" "$SMQ_TREE/$src" ||
+			smq_die "cannot compile $src (needs a static libc: libc6-dev)"
+		install -m 755 "$work/$name" "$bin.tmp.$$" && mv -f "$bin.tmp.$$" "$bin"
+	fi
+	install -m 755 "$bin" "$root/smq/bin/$name"
 }
 
 # The per-boot archive: /init, /smq (command, env, guest-side tree) and smq's
