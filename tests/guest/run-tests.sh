@@ -37,7 +37,7 @@ while getopts "o:s:v" opt; do
 done
 shift $((OPTIND - 1))
 
-passed=0 failed=0 skipped=0 seq=0
+passed=0 failed=0 skipped=0 seq=0 _idle=
 broken= # the test after which the kernel is no longer trustworthy
 
 header() { sed -n "s/^# $1:[[:space:]]*//p" "$2" | head -n 1; }
@@ -70,11 +70,20 @@ out_line() {
 	[ -n "${SMQ_CTL:-}" ] && say "SMQ-OUT $1" >"$SMQ_CTL"
 }
 
-report() { # VERDICT NAME SPEC SECONDS [REASON]
+# report VERDICT NAME SPEC SECONDS [REASON]: print the verdict with the
+# test's seconds and, where _idle is set, the share of CPU time the guest
+# spent idle meanwhile (a test that mostly waits: sleeps, timeouts, outages).
+report() {
 	_line="$1 $2 [$3]"
 	[ -n "${5:-}" ] && _line="$_line: $5"
-	say "$_line (${4}s)"
+	say "$_line (${4}s${_idle:+, idle ${_idle}%})"
 	out_line "$_line"
+	_idle=
+}
+
+# cpu_times: "TOTAL IDLE" jiffies of all CPUs so far (idle and iowait).
+cpu_times() {
+	awk '$1 == "cpu" { t = 0; for (i = 2; i <= NF; i++) t += $i; print t, $5 + $6; exit }' /proc/stat
 }
 
 run_one() { # SPEC TEST-FILE
@@ -89,11 +98,14 @@ run_one() { # SPEC TEST-FILE
 	mkdir -p "$_res"
 
 	_mark=$(dmesg_mark)
+	_ct0=$(cpu_times)
 	_t0=$(date +%s)
 	run_with_timeout $((_limit + 120)) sh "$SMQ_GUEST_DIR/lib/harness.sh" \
 		"$_spec" "$_file" "$_limit" "$_res"
 	_rc=$?
 	_secs=$(($(date +%s) - _t0))
+	_idle=$(say "$_ct0 $(cpu_times)" |
+		awk '{ d = $3 - $1; print (d > 0 ? int(100 * ($4 - $2) / d + 0.5) : 0) }')
 	if [ -s "$_res/status" ]; then
 		_status=$(cat "$_res/status")
 	elif [ "$_rc" = 124 ]; then

@@ -9,7 +9,8 @@
 # lockup, BUG or Oops the boot's remaining tests are reported SKIP (the
 # guest's runner). Each boot's wall-clock limit is 120 s plus, per test, its
 # "# timeout:" + 30 s. DIR/timing has each boot's seconds (and the sum of its
-# tests'), DIR/timing-tests each test's verdict and seconds. -n lists the
+# tests'), DIR/timing-tests each test's verdict, seconds and the share of
+# them the guest's CPUs were idle (waiting). -n lists the
 # boots and their lines, and runs nothing. Streams the guests' consoles (with the runner's
 # PASS/FAIL/SKIP lines) and prints, last, "N passed, N failed, N skipped"
 # over all lines (a boot that did not finish counts as one more failure).
@@ -193,7 +194,7 @@ mkdir -p "$out"
 timing="$out/timing"
 timing_tests="$out/timing-tests"
 printf 'boot\tseconds\ttests_seconds\ttargets\n' >"$timing"
-printf 'boot\tverdict\tseconds\ttest [target]\n' >"$timing_tests"
+printf 'boot\tverdict\tseconds\tidle_pct\ttest [target]\n' >"$timing_tests"
 passed=0 failed=0 skipped=0 n=0
 for lines in "${boots[@]}"; do
 	lines="${lines# }"
@@ -233,7 +234,7 @@ for lines in "${boots[@]}"; do
 	[[ -n "$line" ]] || line="$(cat "$dir/results/guest-tests/summary" 2>/dev/null || true)"
 	# Each test's verdict and seconds, as the guest's runner printed them.
 	tr -d '\r' <"$dir/console.log" 2>/dev/null |
-		sed -nE 's/^(PASS|FAIL|SKIP) (.*) \(([0-9]+)s\)$/\1\t\3\t\2/p' |
+		sed -nE 's/^(PASS|FAIL|SKIP) (.*) \(([0-9]+)s(, idle ([0-9]+)%)?\)$/\1\t\3\t\5\t\2/p' |
 		sed "s/^/$n\t/" >>"$timing_tests"
 	tsum=$(awk -F'\t' -v b="$n" '$1 == b { s += $3 } END { print s + 0 }' "$timing_tests")
 	printf '%d\t%d\t%d\t%s\n' "$n" $((SECONDS - t0)) "$tsum" "$names" >>"$timing"
