@@ -12,6 +12,8 @@
 #                           INSTALL_MOD_PATH=<dir> / DESTDIR=<dir> for packaging
 #   make uninstall          remove them again
 #   make check              build, unit tests, lint, guest suite (6.12), guest smoke (6.1)
+#   make check-long         the long lane: the long versions of cases make check
+#                           runs short, more power cuts, the 6.1 suite (<= 90 min)
 #   make check-debug        the guest suite on a KASAN/lockdep/kmemleak/failslab
 #                           6.12 kernel built from linux-source-6.12 (cached)
 #   make bench              the main job: an experiment (BENCH=..., default seed 000's
@@ -37,7 +39,7 @@ TOOLS := tools
 # Not exported to Kbuild: it has its own meaning of these.
 unexport KVER SUITE BENCH GATES CUTS
 
-.PHONY: all modules all-kernels unit install uninstall check check-debug bench powerloss guest-test \
+.PHONY: all modules all-kernels unit install uninstall check check-long check-debug bench powerloss guest-test \
 	harness-check lint clean distclean help
 
 all: modules
@@ -64,6 +66,9 @@ check:
 check-debug:
 	+@$(TOOLS)/check.sh --debug
 
+check-long:
+	+@$(TOOLS)/check.sh --long
+
 bench:
 	+@$(TOOLS)/bench/bench $(BENCH) -k $(KVER)
 
@@ -86,4 +91,4 @@ distclean: clean
 	rm -rf results
 
 help:
-	@sed -n '3,28s/^# \{0,1\}//p' Makefile
+	@sed -n '3,30s/^# \{0,1\}//p' Makefile

@@ -8,7 +8,7 @@
 # the virtio bus's unbind/bind files, and the data goes with it: smq writes
 # (fio, crc32c headers) range A; the controller goes to Linux, which
 # verifies A and writes range B; back on smq, A and B verify.  Then
-# unbind/rebind smq_virtio ROUNDS times (default 4), every other round
+# unbind/rebind smq_virtio ROUNDS times (default 4; target spec ROUNDS=N), every other round
 # under fio (which must end, with errors, not hang), the disk coming back
 # each time with the same size; after the last round A and B still verify.
 # Run with slub_debug poisoning (SLUB=FZPU): a use after free of the
@@ -21,7 +21,7 @@ need_cmd fio
 need_dev
 [ -n "${VS_SMQ:-}" ] || skip "needs target smq_virtio"
 [ "$(vs_driver_of "$VS_SMQ")" = smq_virtio ] || fail "$VS_SMQ is not bound to smq_virtio"
-rounds=${ROUNDS:-4}
+rounds=${TARGET_ROUNDS:-4}
 half=$((DEV_SIZE_BYTES / 2))
 size0=$(cat "/sys/block/${DEV##*/}/size")
 

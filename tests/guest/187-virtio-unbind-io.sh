@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=dash
 # name: virtio-unbind-io
-# timeout: 600
+# timeout: 900
 #
-# The controller unbound under I/O from every CPU, ROUNDS times (default 6),
-# on smq's controller vs0 and then on Linux's virtio_scsi's vs1 (the same
-# operation on the kernel's stack: the reference): fio randrw 4k, one job
+# The controller unbound under I/O from every CPU, ROUNDS times (default 6;
+# target spec ROUNDS=N), on smq's controller vs0 and then on Linux's
+# virtio_scsi's vs1 (the same operation on the kernel's stack: the
+# reference): fio randrw 4k, one job
 # per CPU pinned to it, iodepth 32, libaio, O_DIRECT, time-based; after a
 # delay that varies per round (0.5-2.9 s) the controller is unbound.  The
 # unbind must return within 60 s, fio must end within 30 s after it (a
@@ -23,7 +24,7 @@
 need_cmd fio
 need_dev
 [ -n "${VS_SMQ:-}" ] || skip "needs target smq_virtio"
-rounds=${ROUNDS:-6}
+rounds=${TARGET_ROUNDS:-6}
 ncpu=$(grep -c '^processor' /proc/cpuinfo)
 
 # dump_state PID DISK: what a hang looks like from inside.
