@@ -3,10 +3,11 @@
 #
 # check.sh: everything `make check` runs, in order:
 #   setup     tools/vm/setup-host.sh (apt, guest kernels; fast when done)
-#   build     all modules for the default kernel (6.12)
 #   unit      make -C tests/unit ("N passed, N failed")
 #   lint      tools/lint.sh: checkpatch, kernel-doc, W=1 builds (6.12, 6.1),
-#             sparse, shellcheck (one test per gate)
+#             sparse, shellcheck (one test per gate); the modules of its
+#             W=1 builds (from scratch, no warning) are the ones the guests
+#             load (a build step only where that gate failed)
 #   vm        tools/vm/harness-check.sh: the guest bench itself (status, hung
 #             guest killed at its limit, panic, runner verdicts, dmesg gate)
 #   guest     tests/guest/suites/check on 6.12 (tools/vm/run-suite.sh: one
@@ -17,8 +18,7 @@
 #             mq-deadline write back, smq legacy noop write through, Linux's
 #             virtio_scsi beside it), nothing acknowledged may be lost; and
 #             its negative control (flushes and FUA dropped) must lose
-#   build     all modules for the other kernel (6.1)
-#   smoke     tests/guest/suites/smoke on 6.1
+#   smoke     tests/guest/suites/smoke on 6.1 (lint's 6.1 W=1 modules)
 # check.sh --long (make check-long): the long lane instead: setup, build,
 #   the long suite on 6.12 (tests/guest/suites/long: the long versions of
 #   cases make check runs short), power cuts over all 8 configurations
@@ -118,6 +118,19 @@ build_for() {
 	fi
 }
 
+# lint_mods GATE RELEASE NAME: the modules of lint's W=1 build GATE (built
+# from scratch, every warning an error) serve the guests when that gate
+# passed; else build them (build_for NAME). Sets mods.
+lint_mods() {
+	if grep -q "^lint: $1: ok" "$out/lint.log" 2>/dev/null &&
+	   [[ -n "$(smq_built_modules "$SMQ_TREE/build/lint/$2")" ]]; then
+		mods="$SMQ_TREE/build/lint/$2"
+		smq_log "modules for $2: lint's $1 build ($mods)"
+	else
+		build_for "$3" "$2"
+	fi
+}
+
 # Each lane's time budget on the 2-core machine (Documentation/testing.md).
 declare -A BUDGET=([check]=2700 [check-long]=5400 [check-debug]=7200)
 
@@ -160,13 +173,14 @@ main() {
 		return 1
 	fi
 	rel="$("$SMQ_TOOLS/build/kver.sh" "$MAIN_KVER")"
-	build_for "build-$MAIN_KVER" "$rel"
 	if [[ -f "$SMQ_TREE/tests/unit/Makefile" ]]; then
 		counted unit make -C "$SMQ_TREE/tests/unit"
 	else
 		note SKIP "unit: no tests/unit/Makefile"
 	fi
+	# Its W=1 builds (both kernels) are the modules the guests load.
 	counted lint "$SMQ_TOOLS/lint.sh"
+	lint_mods "w1-$MAIN_KVER" "$rel" "build-$MAIN_KVER"
 	counted harness-check "$SMQ_TOOLS/vm/harness-check.sh" "$rel"
 	guest_suite "guest-$MAIN_KVER" "$rel" check "$mods"
 	counted bench-check "$SMQ_TOOLS/bench/bench-check.sh" "$rel" "$mods" "$out/bench-check"
@@ -176,7 +190,7 @@ main() {
 		-M "$mods" --negative --configs Y:none:1 --delay 2,4 -o "$out/powerloss-negative"
 
 	rel="$("$SMQ_TOOLS/build/kver.sh" "$OTHER_KVER")"
-	build_for "build-$OTHER_KVER" "$rel"
+	lint_mods "w1-$OTHER_KVER" "$rel" "build-$OTHER_KVER"
 	guest_suite "smoke-$OTHER_KVER" "$rel" smoke "$mods"
 	finish "$start"
 }
