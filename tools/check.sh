@@ -134,6 +134,14 @@ lint_mods() {
 # Each lane's time budget on the 2-core machine (Documentation/testing.md).
 declare -A BUDGET=([check]=2700 [check-long]=5400 [check-debug]=7200)
 
+# lane_setup: the host setup every lane starts with; on failure the counts
+# are printed and the lane stops.
+lane_setup() {
+	one_test setup "$SMQ_TOOLS/vm/setup-host.sh" && return 0
+	echo "$passed passed, $failed failed, $skipped skipped"
+	return 1
+}
+
 finish() {
 	local secs=$((SECONDS - $1)) budget=${BUDGET[$mode]}
 	{
@@ -149,8 +157,8 @@ finish() {
 
 main_debug() {
 	local start=$SECONDS rel tree
-	if ! one_test setup "$SMQ_TOOLS/vm/setup-host.sh" ||
-	   ! one_test debug-kernel "$SMQ_TOOLS/vm/debug-kernel.sh"; then
+	lane_setup || return 1
+	if ! one_test debug-kernel "$SMQ_TOOLS/vm/debug-kernel.sh"; then
 		echo "$passed passed, $failed failed, $skipped skipped"
 		return 1
 	fi
@@ -168,10 +176,7 @@ main_debug() {
 
 main() {
 	local start=$SECONDS rel
-	if ! one_test setup "$SMQ_TOOLS/vm/setup-host.sh"; then
-		echo "$passed passed, $failed failed, $skipped skipped"
-		return 1
-	fi
+	lane_setup || return 1
 	rel="$("$SMQ_TOOLS/build/kver.sh" "$MAIN_KVER")"
 	if [[ -f "$SMQ_TREE/tests/unit/Makefile" ]]; then
 		counted unit make -C "$SMQ_TREE/tests/unit"
@@ -200,10 +205,7 @@ main() {
 # over every configuration, and the main kernel's check suite on the other.
 main_long() {
 	local start=$SECONDS rel
-	if ! one_test setup "$SMQ_TOOLS/vm/setup-host.sh"; then
-		echo "$passed passed, $failed failed, $skipped skipped"
-		return 1
-	fi
+	lane_setup || return 1
 	rel="$("$SMQ_TOOLS/build/kver.sh" "$MAIN_KVER")"
 	build_for "build-$MAIN_KVER" "$rel"
 	guest_suite "long-$MAIN_KVER" "$rel" long "$mods"
