@@ -7,7 +7,7 @@
 # smq_iser only (target smq_iser, RAM backstores): the connection is lost
 # under a fio write pass and comes back. Short outages (~5 s, well inside the
 # host's iser_replacement_timeout): LIO's target portal group disabled (the
-# target drops the session and refuses logins), then the rxe link deleted
+# target drops the session and refuses logins), then (LONG=1) the rxe link deleted
 # (the RDMA device goes away under the connection) and re-added. During the
 # outage the LUN reads "blocked" and its hardware queues are not run (the
 # host is blocked, not polled busy every few ms); the driver logs in again,
@@ -86,7 +86,8 @@ outage_under_write() {
 }
 
 outage_under_write "tpg disabled" "lio_tpg_disable 0" "lio_tpg_enable 0"
-outage_under_write "rxe link deleted" iser_link_del iser_link_add
+long_case "the outage with the rxe link deleted" &&
+	outage_under_write "rxe link deleted" iser_link_del iser_link_add
 
 say "== outage longer than iser_replacement_timeout=3"
 say 3 >"$rt" || fail "cannot set $rt to 3"

@@ -21,7 +21,8 @@
 # write+verify must pass. Last, the ABORT TASK and the LUN reset lose their
 # answers too (hostN/iser_drop_tmf_responses): the error handler escalates
 # to the target / host reset, which reinstates every session, and the
-# write+verify still passes.
+# write+verify still passes (this last part with LONG=1 only: make
+# check-long and the debug lane).
 
 . "$SMQ_GUEST_DIR/lib/common.sh"
 . "$SMQ_GUEST_DIR/lib/iser.sh"
@@ -66,6 +67,7 @@ say "late response dropped as stale ($(($(field stale) - stale0))), error handli
 [ "$(cat "$hd/eh_count")" -gt "$eh0" ] || fail "the held response's command did not time out"
 FIO_VERIFY_SIZE=$((8 * 1048576)) fio_write_verify "$DEV" || fail "write+verify failed after the late response"
 
+long_case "the escalation to a target reset (TMF answers lost)" || exit 0
 say "== ABORT TASK and LOGICAL UNIT RESET unanswered: a target reset under write+verify"
 # Every TMF answer of the abort and of the LUN reset (one per session) is
 # lost: both time out (10 s each), the target reset (the host's one target)

@@ -15,7 +15,8 @@
 # back and compared), the LUN is "running", no LUN went offline, and a
 # write+verify passes. The same while an outage outlasts a replacement
 # timeout of 3 s: the write fails (transport error), the LUN stays "running"
-# (not offline) and works once the target is back. Negative control: the
+# (not offline) and works once the target is back (with LONG=1 only: make
+# check-long and the debug lane). Negative control: the
 # driver of before (35df7f8) takes the LUN offline in both cases (its
 # escalation runs into the absent target: abort, LUN reset, one login at
 # the host reset, offline).
@@ -77,6 +78,7 @@ dmesg | grep -q 'timed out.*aborting' || fail "the write did not time out (no er
 sessions
 FIO_VERIFY_SIZE=$((8 * 1048576)) fio_write_verify "$DEV" || fail "write+verify failed after recovery"
 
+long_case "the outage outlasting replacement_timeout 3" || exit 0
 say "== the same outage outlasting replacement_timeout 3"
 if lost_during_eh 3 12; then
 	fail "the write succeeded although the target was away past the replacement timeout"

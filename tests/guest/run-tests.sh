@@ -98,6 +98,9 @@ run_one() { # SPEC TEST-FILE
 	mkdir -p "$_res"
 
 	_mark=$(dmesg_mark)
+	# The test's own kernel log starts here (dmesg in lib/common.sh).
+	SMQ_DMESG_MARK=$_mark
+	export SMQ_DMESG_MARK
 	_ct0=$(cpu_times)
 	_t0=$(date +%s)
 	run_with_timeout $((_limit + 120)) sh "$SMQ_GUEST_DIR/lib/harness.sh" \

@@ -13,6 +13,26 @@ SMQ_FAIL=1
 SMQ_SKIP=77
 
 say() { printf '%s\n' "$*"; }
+
+# dmesg with no arguments, in a test: the kernel log since the runner's
+# mark for this test (SMQ_DMESG_MARK), so that what earlier tests of the
+# same boot logged is not taken for this one's (all of it where the mark
+# is gone, e.g. after dmesg -c).  With arguments: the real dmesg.
+dmesg() {
+	if [ $# -gt 0 ] || [ -z "${SMQ_DMESG_MARK:-}" ]; then
+		command dmesg "$@"
+		return
+	fi
+	dmesg_since "$SMQ_DMESG_MARK"
+}
+
+# dmesg_since MARK: the kernel log after MARK (all of it if the mark is gone).
+dmesg_since() {
+	command dmesg | awk -v m="$1" '
+		{ line[NR] = $0 }
+		index($0, m) { start = NR }
+		END { for (i = start + 1; i <= NR; i++) print line[i] }'
+}
 fail() { say "FAIL: $*" >&2; exit "$SMQ_FAIL"; }
 skip() { say "SKIP: $*"; exit "$SMQ_SKIP"; }
 
@@ -125,6 +145,15 @@ cpu_set() {
 		*) say "$_cs" ;;
 		esac
 	done | tr '\n' ' '
+}
+
+# long_case WHAT: true when the target spec asks for the long version of a
+# test (LONG=1: make check-long, the debug lane); else says that WHAT is
+# left to it and is false.  make check runs the short version.
+long_case() {
+	[ "${TARGET_LONG:-0}" = 1 ] && return 0
+	say "short version: $1 runs with LONG=1 (make check-long)"
+	return 1
 }
 
 # Older name of unload_modules, kept for targets that use it.

@@ -24,13 +24,7 @@ dmesg_mark() {
 	say "$_dm_mark"
 }
 
-# dmesg_since MARK: the kernel log after MARK (all of it if the mark is gone).
-dmesg_since() {
-	dmesg | awk -v m="$1" '
-		{ line[NR] = $0 }
-		index($0, m) { start = NR }
-		END { for (i = start + 1; i <= NR; i++) print line[i] }'
-}
+# dmesg_since MARK is lib/common.sh's.
 
 # Warnings that are the kernel's own bugs on the guest's iSER wire, not
 # smq's (extended regex, matched against the WARNING line; nothing else):
