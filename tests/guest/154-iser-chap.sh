@@ -8,7 +8,8 @@
 # security stage against a second LIO target with authentication=1 and an
 # ACL for our initiator name. Bad CHAP key combinations are EINVAL (with no
 # secret in the log); no username, a wrong password, mutual CHAP with a
-# wrong password_in, and mutual CHAP against a target that only does
+# wrong password_in or username_in (LONG=1 only: each costs LIO's 15 s
+# login timeout), and mutual CHAP against a target that only does
 # one-way are each EACCES with exactly one smq_iser log line and no host
 # left; one-way CHAP logs in and passes fio write+verify; mutual CHAP logs
 # in and its disk reads back what was written; no secret ever shows in the
@@ -95,12 +96,14 @@ lio_chap_auth "$tiqn" "$ini" "$user" "$pass" "$muser" "$mpass" || fail "cannot s
 # check of the target failed), LIO's login thread waits for that login's next
 # PDU until its own login timeout (~15 s), refusing every other login.
 lio_login_settle() { sleep 16; }
-refused 13 "mutual CHAP, a wrong password_in" \
-	"$base,username=$user,password=$pass,username_in=$muser,password_in=$mpass-wrong"
-lio_login_settle
-refused 13 "mutual CHAP, a wrong username_in" \
-	"$base,username=$user,password=$pass,username_in=$muser-x,password_in=$mpass"
-lio_login_settle
+if long_case "mutual CHAP with a wrong password_in or username_in"; then
+	refused 13 "mutual CHAP, a wrong password_in" \
+		"$base,username=$user,password=$pass,username_in=$muser,password_in=$mpass-wrong"
+	lio_login_settle
+	refused 13 "mutual CHAP, a wrong username_in" \
+		"$base,username=$user,password=$pass,username_in=$muser-x,password_in=$mpass"
+	lio_login_settle
+fi
 # One-way CHAP against an ACL with mutual credentials: LIO asks nothing of
 # the target's side unless the initiator asks (open-iscsi logs in too).
 out=$(smq-helper write "$add" "$base,username=$user,password=$pass") ||
