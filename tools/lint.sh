@@ -169,10 +169,12 @@ gate_shellcheck() {
 		grep -v '^tools/vm/guest/')
 	mapfile -t guest < <(git ls-files -co --exclude-standard -- tests/guest tools/vm/guest tools/bench |
 		xargs grep -lE '^# shellcheck shell=dash')
-	{
-		shellcheck -x "${host[@]}" || rc=1
-		shellcheck -x -s dash -P tests/guest "${guest[@]}" || rc=1
-	} >"$tmp" 2>&1
+	# The two sets at once (one CPU each).
+	shellcheck -x "${host[@]}" >"$tmp.host" 2>&1 &
+	local pid=$!
+	shellcheck -x -s dash -P tests/guest "${guest[@]}" >"$tmp" 2>&1 || rc=1
+	wait "$pid" || rc=1
+	cat "$tmp.host" >>"$tmp"
 	local what="${#host[@]} host scripts, ${#guest[@]} guest scripts"
 	if ((rc)); then
 		gate_fail shellcheck "$what" "$tmp"
@@ -190,9 +192,10 @@ gate_checkpatch() {
 	opts=(--strict --no-tree --terse --show-types --no-summary --color=never
 		--typedefsfile "$tmp.typedefs")
 	: >"$tmp"
-	perl "$scripts_dir/checkpatch.pl" "${opts[@]}" \
-		--ignore "$(join , "${CHECKPATCH_IGNORE[@]}")" \
-		-f "${files[@]}" >>"$tmp" 2>&1
+	# A file at a time, as many at once as there are CPUs.
+	printf '%s\0' "${files[@]}" |
+		xargs -0 -n 8 -P "$(nproc)" perl "$scripts_dir/checkpatch.pl" "${opts[@]}" \
+			--ignore "$(join , "${CHECKPATCH_IGNORE[@]}")" -f >>"$tmp" 2>&1
 	if ((${#helpers[@]})); then
 		perl "$scripts_dir/checkpatch.pl" "${opts[@]}" \
 			--ignore "$(join , "${CHECKPATCH_IGNORE[@]}" "${CHECKPATCH_HELPER_IGNORE[@]}")" \

@@ -18,6 +18,7 @@ say() { printf '%s\n' "$*"; }
 # mark for this test (SMQ_DMESG_MARK), so that what earlier tests of the
 # same boot logged is not taken for this one's (all of it where the mark
 # is gone, e.g. after dmesg -c).  With arguments: the real dmesg.
+# shellcheck disable=SC2120 # tests call it with no arguments
 dmesg() {
 	if [ $# -gt 0 ] || [ -z "${SMQ_DMESG_MARK:-}" ]; then
 		command dmesg "$@"
