@@ -65,6 +65,7 @@ while [ "$r" -le "$rounds" ]; do
 			--bs=4k --size=64m --offset=$((half + half / 2)) --time_based --runtime=60 \
 			--name=load >"$SMQ_TEST_TMP/load.out" 2>&1 &
 		fpid=$!
+		io_flowing "$D" 30 || { cat "$SMQ_TEST_TMP/load.out"; fail "no I/O on $D 30 s after fio started"; }
 		sleep 2
 		kill -0 "$fpid" 2>/dev/null || { cat "$SMQ_TEST_TMP/load.out"; fail "fio load ended early"; }
 		vs_unbind "$VS_SMQ" || fail "unbind under fio failed"

@@ -66,6 +66,7 @@ done
 fio --filename="$new" --ioengine=libaio --direct=1 --iodepth=16 --rw=randrw --bs=4k \
 	--time_based --runtime=60 --name=load >"$SMQ_TEST_TMP/load.out" 2>&1 &
 fpid=$!
+io_flowing "$new" 30 || { cat "$SMQ_TEST_TMP/load.out"; fail "no I/O on $new 30 s after fio started"; }
 sleep 2
 for c in $ctrls; do
 	host_req qmp '{"execute":"device_del","arguments":{"id":"vs'"$c"'-l5"}}'

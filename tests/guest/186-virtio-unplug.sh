@@ -22,6 +22,7 @@ h=$(vs_smq_host "$DEV")
 fio --filename="$DEV" --ioengine=libaio --direct=1 --iodepth=32 --rw=randrw --bs=4k \
 	--time_based --runtime=60 --name=load >"$SMQ_TEST_TMP/load.out" 2>&1 &
 fpid=$!
+io_flowing "$DEV" 30 || { cat "$SMQ_TEST_TMP/load.out"; fail "no I/O on $DEV 30 s after fio started"; }
 sleep 2
 kill -0 "$fpid" 2>/dev/null || { cat "$SMQ_TEST_TMP/load.out"; fail "fio ended early"; }
 host_req qmp '{"execute":"device_del","arguments":{"id":"vs0"}}'

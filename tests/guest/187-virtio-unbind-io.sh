@@ -8,8 +8,9 @@
 # target spec ROUNDS=N), on smq's controller vs0 and then on Linux's
 # virtio_scsi's vs1 (the same operation on the kernel's stack: the
 # reference): fio randrw 4k, one job
-# per CPU pinned to it, iodepth 32, libaio, O_DIRECT, time-based; after a
-# delay that varies per round (0.5-2.9 s) the controller is unbound.  The
+# per CPU pinned to it, iodepth 32, libaio, O_DIRECT, time-based; once the
+# disk's counters show the load, after a delay that varies per round
+# (0.5-2.9 s), the controller is unbound.  The
 # unbind must return within 60 s, fio must end within 30 s after it (a
 # removed host completes every request it took, with an error if need be),
 # the disk must be gone; the controller bound again must bring its disk
@@ -27,17 +28,21 @@ need_dev
 rounds=${TARGET_ROUNDS:-6}
 ncpu=$(grep -c '^processor' /proc/cpuinfo)
 
-# dump_state PID DISK: what a hang looks like from inside.
+# dump_state PID DISK: what a hang looks like from inside: every fio
+# thread's state, kernel stack and open files, fio's output so far.
 dump_state() {
-	for _t in /proc/"$1"/task/*; do
-		[ -r "$_t/stack" ] || continue
-		say "--- fio task ${_t##*/} ($(cat "$_t/comm" 2>/dev/null)):"
+	for _t in /proc/[0-9]*/task/[0-9]*; do
+		[ "$(cat "$_t/comm" 2>/dev/null)" = fio ] || continue
+		say "--- fio thread ${_t##*/}: $(grep '^State' "$_t/status" 2>/dev/null)"
 		cat "$_t/stack" 2>/dev/null
+		for _fd in "${_t%/task/*}"/fd/*; do
+			case $(readlink "$_fd") in
+			/dev/*) say "  fd ${_fd##*/} -> $(readlink "$_fd")" ;;
+			esac
+		done
 	done
-	for _p in $(pgrep fio 2>/dev/null); do
-		say "--- fio process $_p:"
-		cat "/proc/$_p/stack" 2>/dev/null
-	done
+	say "--- fio's output so far:"
+	cat "$SMQ_TEST_TMP/load.out"
 	[ -w /proc/sysrq-trigger ] && echo w >/proc/sysrq-trigger
 	_dbg=/sys/kernel/debug/smq_blk
 	[ -d "$_dbg" ] && find "$_dbg" -type f 2>/dev/null | while read -r _f; do
@@ -54,12 +59,13 @@ one_round() {
 	_size=$(cat "/sys/block/${4##*/}/size")
 	_delay=$((5 + ($5 * 7) % 25))
 	_delay="$((_delay / 10)).$((_delay % 10))"
-	say "round $5 on $2: unbind $1 after $_delay s of load ($ncpu jobs)"
+	say "round $5 on $2: unbind $1 $_delay s into the load ($ncpu jobs)"
 	fio --filename="$4" --ioengine=libaio --direct=1 --iodepth=32 --rw=randrw \
 		--bs=4k --size=64m --time_based --runtime=120 --numjobs="$ncpu" \
 		--cpus_allowed_policy=split --cpus_allowed="0-$((ncpu - 1))" \
 		--group_reporting --name=load >"$SMQ_TEST_TMP/load.out" 2>&1 &
 	_fpid=$!
+	io_flowing "$4" 30 || { cat "$SMQ_TEST_TMP/load.out"; fail "round $5: no I/O on $4 30 s after fio started"; }
 	sleep "$_delay"
 	kill -0 "$_fpid" 2>/dev/null || { cat "$SMQ_TEST_TMP/load.out"; fail "fio ended early"; }
 	run_with_timeout 60 sh -c "echo $1 >/sys/bus/virtio/drivers/$2/unbind" ||

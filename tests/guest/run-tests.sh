@@ -116,6 +116,18 @@ run_one() { # SPEC TEST-FILE
 	else
 		_status="FAIL harness died (status $_rc)"
 	fi
+	# A regular file at the top of /dev is a device node gone and written
+	# as a file (e.g. by a tool that creates what it does not find): it
+	# would shadow the node of the next disk of that name.
+	_devfiles=$(find /dev -maxdepth 1 -type f 2>/dev/null | tr '\n' ' ')
+	if [ -n "$_devfiles" ]; then
+		# shellcheck disable=SC2086 # paths of /dev, a word list
+		rm -f $_devfiles
+		case $_status in
+		FAIL*) ;;
+		*) _status="FAIL left regular files in /dev (removed): $_devfiles" ;;
+		esac
+	fi
 	dmesg_since "$_mark" | cap_lines 2000 >"$_res/dmesg"
 	if dmesg_bad "$_res/dmesg" | cap_lines 200 >"$_res/dmesg-bad" && [ -s "$_res/dmesg-bad" ]; then
 		_status="FAIL kernel complained in dmesg (was: $_status)"

@@ -14,6 +14,14 @@ SMQ_SKIP=77
 
 say() { printf '%s\n' "$*"; }
 
+# fio, never creating a file: the tests run it on block devices only, and a
+# disk removed before fio opened it must make fio fail, not leave a regular
+# file of that name in /dev for fio to write (it would also shadow the
+# device node of the next disk of that name).
+fio() {
+	command fio --allow_file_create=0 "$@"
+}
+
 # dmesg with no arguments, in a test: the kernel log since the runner's
 # mark for this test (SMQ_DMESG_MARK), so that what earlier tests of the
 # same boot logged is not taken for this one's (all of it where the mark

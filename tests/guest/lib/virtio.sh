@@ -99,6 +99,20 @@ vs_wait_luns() {
 	DEV=${DEV%% *}
 }
 
+# io_flowing DEV SECS: wait (SECS) until DEV has completed 64 more reads and
+# writes than when called: the load really runs on the disk (fio's jobs
+# take a while to start under TCG); false if it does not.
+io_flowing() {
+	_if_s=/sys/block/${1##*/}/stat
+	_if_0=$(awk '{ print $1 + $5 }' "$_if_s" 2>/dev/null) || return 1
+	_if_n=$(($2 * 10))
+	while [ "$(awk '{ print $1 + $5 }' "$_if_s" 2>/dev/null || echo 0)" -lt $((_if_0 + 64)) ]; do
+		_if_n=$((_if_n - 1))
+		[ "$_if_n" -gt 0 ] || return 1
+		sleep 0.1
+	done
+}
+
 # fio_must_end PID SECS WHAT: wait SECS for fio PID to end (its disk went
 # away: it must fail, not hang); fail the test otherwise.  Prints how.
 fio_must_end() {
