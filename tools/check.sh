@@ -10,8 +10,8 @@
 #             load (a build step only where that gate failed)
 #   vm        tools/vm/harness-check.sh: the guest bench itself (status, hung
 #             guest killed at its limit, panic, runner verdicts, dmesg gate)
-#   guest     tests/guest/suites/check on 6.12 (tools/vm/run-suite.sh: one
-#             guest boot per suite line)
+#   guest     tests/guest/suites/check on 6.12 (tools/vm/run-suite.sh: lines
+#             booted alike share a guest)
 #   bench     tools/bench/bench-check.sh: a two-point bench run on 6.12 (smq mq
 #             and scsi_debug), its JSON, table, plot and compare checked
 #   powerloss tools/powerloss/powerloss.py: 2 power cuts on 6.12 (smq mq
